@@ -1,0 +1,48 @@
+import type { Ajv as AjvCore, Options } from "ajv";
+import { Ajv } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import * as formatsModule from "ajv-formats";
+
+/** The JSON Schema dialects an object schema may declare. */
+export type Dialect = "draft-07" | "2019-09" | "2020-12";
+
+type FormatsPlugin = (ajv: AjvCore) => AjvCore;
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
+  formatsModule) as unknown as FormatsPlugin;
+
+/** The validator configuration of tool-api.md §3.3: strict, all errors, formats, never rewriting data. */
+const OPTIONS: Options = {
+  strict: true,
+  allErrors: true,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  validateFormats: true,
+  addUsedSchema: false,
+};
+
+/** Creates a fresh Ajv instance of `dialect` with ajv-formats added. */
+export function createAjv(dialect: Dialect, options: Options = {}): AjvCore {
+  const merged = { ...OPTIONS, ...options };
+  const ajv =
+    dialect === "draft-07"
+      ? new Ajv(merged)
+      : dialect === "2019-09"
+        ? new Ajv2019(merged)
+        : new Ajv2020(merged);
+  addFormats(ajv);
+  return ajv;
+}
+
+const shared = new Map<Dialect, AjvCore>();
+
+/** The shared Ajv instance of `dialect` (for schemas that declare no `$id`, so compiles never collide). */
+export function sharedAjv(dialect: Dialect): AjvCore {
+  let ajv = shared.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect);
+    shared.set(dialect, ajv);
+  }
+  return ajv;
+}

@@ -1,0 +1,180 @@
+import type { ValidateFunction } from "ajv";
+import { createAjv, sharedAjv } from "./ajv.js";
+import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
+import { type Dialect, detectDialect } from "./dialect.js";
+import { ContractError, type Issue, thrownMessage } from "./issue.js";
+import { isPlainObject } from "./plain-object.js";
+import { escapePointerToken } from "./pointer.js";
+
+/** A compiled object schema: validates values and reports every violation as an issue. */
+export interface ObjectValidator {
+  /** The schema as given (never altered). */
+  readonly schema: Record<string, unknown>;
+  /** The dialect the schema was compiled with. */
+  readonly dialect: Dialect;
+  /** Every validation error of `value` as a `schema_violation` issue; an empty array means valid. */
+  validate(value: unknown): Issue[];
+  /** True when `value` is valid (no issue objects are built). */
+  test(value: unknown): boolean;
+}
+
+/** Options of `compileObjectSchema`: the label used in messages and the schema's pointer in its document. */
+export interface CompileObjectSchemaOptions {
+  /** Label used in messages, for example `arguments of write_file`. */
+  name: string;
+  /** JSON Pointer of the schema inside the validated document; issue paths are prefixed with it (default `""`). */
+  pointer?: string;
+}
+
+const NO_ISSUES: Issue[] = [];
+Object.freeze(NO_ISSUES);
+
+/** Walks every nested object and array value, reporting `$async` keys and non-local `$ref`s (tool-api.md §3.1 step 2). */
+function scanReferences(root: unknown, base: string, issues: Issue[]): boolean {
+  let hasId = false;
+  const seen = new Set<object>();
+  const visit = (node: unknown, at: string): void => {
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) visit(node[i], `${at}/${i}`);
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const value = (node as Record<string, unknown>)[key];
+      const keyAt = `${at}/${escapePointerToken(key)}`;
+      if (key === "$async") {
+        issues.push({ code: "schema_async", message: "async tool schema is unsupported", path: keyAt });
+      } else if (key === "$ref") {
+        if (typeof value !== "string" || !value.startsWith("#/")) {
+          issues.push({
+            code: "schema_remote_ref",
+            message: `remote tool schema reference is unsupported: ${jsonText(value)}; use a local reference such as "#/$defs/<name>" and put shared definitions under $defs`,
+            path: keyAt,
+          });
+        }
+      } else if (key === "$id" || key === "id") {
+        hasId = true;
+      }
+      visit(value, keyAt);
+    }
+  };
+  // Deep schemas are walked with an explicit guard: a stack overflow becomes a compile issue, not a crash.
+  visit(root, base);
+  return hasId;
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Applies the object-schema compile rules of tool-api.md §3 and returns every issue found, or a validator.
+ * Never throws.
+ */
+export function safeCompileObjectSchema(
+  schema: unknown,
+  options: CompileObjectSchemaOptions,
+): { ok: true; validator: ObjectValidator } | { ok: false; issues: Issue[] } {
+  const at = options.pointer ?? "";
+  const label = options.name;
+  if (!isPlainObject(schema)) {
+    return {
+      ok: false,
+      issues: [{ code: "schema_unsupported", message: `unsupported tool schema: ${label}`, path: at }],
+    };
+  }
+  const issues: Issue[] = [];
+  let hasId: boolean;
+  try {
+    hasId = scanReferences(schema, at, issues);
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "schema_unsupported",
+          message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
+          path: at,
+        },
+      ],
+    };
+  }
+  if (schema.type !== "object") {
+    issues.push({
+      code: "schema_unsupported",
+      message: `unsupported tool schema: ${label}: the root must declare "type": "object"`,
+      path: `${at}/type`,
+    });
+  }
+  const dialect = detectDialect(schema);
+  if (dialect === undefined) {
+    issues.push({
+      code: "schema_draft_unsupported",
+      message: `unsupported tool schema draft: ${label}`,
+      path: `${at}/$schema`,
+    });
+  }
+  if (issues.length > 0 || dialect === undefined) return { ok: false, issues };
+
+  let fn: ValidateFunction;
+  try {
+    const ajv = hasId ? createAjv(dialect) : sharedAjv(dialect);
+    // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
+    const { $schema: _declared, ...body } = schema;
+    fn = ajv.compile(body);
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "schema_unsupported",
+          message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
+          path: at,
+        },
+      ],
+    };
+  }
+  return { ok: true, validator: makeValidator(schema, dialect, fn) };
+}
+
+function makeValidator(
+  schema: Record<string, unknown>,
+  dialect: Dialect,
+  fn: ValidateFunction,
+): ObjectValidator {
+  return Object.freeze({
+    schema,
+    dialect,
+    validate(value: unknown): Issue[] {
+      try {
+        return fn(value) ? NO_ISSUES : issuesFromAjv(fn.errors);
+      } catch (error) {
+        return [
+          { code: SCHEMA_VIOLATION, message: `cannot be validated: ${thrownMessage(error)}`, path: "" },
+        ];
+      }
+    },
+    test(value: unknown): boolean {
+      try {
+        return fn(value) as boolean;
+      } catch {
+        return false;
+      }
+    },
+  });
+}
+
+/**
+ * Compiles an object schema by the rules of tool-api.md §3 (dialect detection, local `#/` refs only, no `$async`,
+ * root `type: "object"`, Ajv strict + allErrors + formats). Throws a `ContractError` carrying every issue.
+ */
+export function compileObjectSchema(schema: unknown, options: CompileObjectSchemaOptions): ObjectValidator {
+  const result = safeCompileObjectSchema(schema, options);
+  if (!result.ok) throw ContractError.fromIssues(result.issues);
+  return result.validator;
+}

@@ -1,0 +1,17 @@
+export type { Dialect } from "./ajv.js";
+export { formatValidationIssues, issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
+export {
+  type CompileObjectSchemaOptions,
+  compileObjectSchema,
+  type ObjectValidator,
+  safeCompileObjectSchema,
+} from "./compile-object-schema.js";
+export { deepFreeze } from "./deep-freeze.js";
+export { detectDialect } from "./dialect.js";
+export { ContractError, type Issue, isContractError, thrownMessage, type Validated } from "./issue.js";
+export { isPlainObject } from "./plain-object.js";
+export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
+export { CONTRACT_SCHEMA_DIALECT, SCHEMA_ID_BASE, serializeJsonSchema } from "./serialize-schema.js";
+export { type JsonSnapshot, snapshotJson } from "./snapshot-json.js";
+export { codePoints, truncateUtf8, utf8Bytes } from "./text.js";
+export { compileContractSchema, validateWith } from "./validate-with.js";

@@ -1,0 +1,6 @@
+/** True for a plain object: not null, not an array, and created by `{}` or `Object.create(null)`. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

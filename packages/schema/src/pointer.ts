@@ -1,0 +1,23 @@
+/** Escapes one JSON Pointer (RFC 6901) reference token: `~` becomes `~0`, `/` becomes `~1`. */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Decodes one JSON Pointer reference token: `~1` becomes `/`, then `~0` becomes `~`. */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Builds a JSON Pointer from reference tokens: `pointer("a", 0, "b/c")` is `/a/0/b~1c`; no tokens give `""`. */
+export function pointer(...tokens: Array<string | number>): string {
+  let out = "";
+  for (const token of tokens) out += `/${escapePointerToken(token)}`;
+  return out;
+}
+
+/** Splits a JSON Pointer into decoded reference tokens (`""` gives `[]`); returns undefined for a malformed pointer. */
+export function parsePointer(value: string): string[] | undefined {
+  if (value === "") return [];
+  if (!value.startsWith("/")) return undefined;
+  return value.slice(1).split("/").map(unescapePointerToken);
+}

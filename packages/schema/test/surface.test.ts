@@ -1,0 +1,33 @@
+import { expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+it("pins the public export names", () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "CONTRACT_SCHEMA_DIALECT",
+      "ContractError",
+      "SCHEMA_ID_BASE",
+      "SCHEMA_VIOLATION",
+      "codePoints",
+      "compileContractSchema",
+      "compileObjectSchema",
+      "deepFreeze",
+      "detectDialect",
+      "escapePointerToken",
+      "formatValidationIssues",
+      "isContractError",
+      "isPlainObject",
+      "issuesFromAjv",
+      "parsePointer",
+      "pointer",
+      "safeCompileObjectSchema",
+      "serializeJsonSchema",
+      "snapshotJson",
+      "thrownMessage",
+      "truncateUtf8",
+      "unescapePointerToken",
+      "utf8Bytes",
+      "validateWith",
+    ]
+  `);
+});
