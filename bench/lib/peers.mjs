@@ -1,0 +1,39 @@
+// Installs heavy comparison peers on demand into bench/.peers (never part of the default `npm install`).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const cache = fileURLToPath(new URL("../.peers/", import.meta.url));
+
+/**
+ * Makes `spec` (for example `re2@1.22`) importable from its own folder under bench/.peers and returns
+ * `{ ok: true, import(name) }`, or `{ ok: false, reason }` when it cannot be installed here.
+ */
+export function ensurePeer(folder, specs, { timeoutMs = 240_000 } = {}) {
+  const dir = join(cache, folder);
+  const marker = join(dir, ".installed");
+  if (!existsSync(marker)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`);
+    const run = spawnSync(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...specs],
+      { cwd: dir, encoding: "utf8", timeout: timeoutMs },
+    );
+    if (run.status !== 0) {
+      const why = run.error ? run.error.message : (run.stderr || run.stdout || "").trim().split("\n").slice(-3).join(" ");
+      return { ok: false, reason: `npm install ${specs.join(" ")} failed: ${why.slice(0, 300)}` };
+    }
+    writeFileSync(marker, `${new Date().toISOString()}\n`);
+  }
+  const require = createRequire(join(dir, "package.json"));
+  return {
+    ok: true,
+    async import(name) {
+      return import(pathToFileURL(require.resolve(name)).href);
+    },
+    require,
+  };
+}
