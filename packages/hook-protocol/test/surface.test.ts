@@ -1,0 +1,52 @@
+import { expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+it("pins the public export names", () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_HOOK_TIMEOUT_MS",
+      "GATE_EVENTS",
+      "HOOK_ERROR_CODES",
+      "HOOK_EVENTS",
+      "HOOK_ID_PATTERNS",
+      "HOOK_KILL_GRACE_MS",
+      "HOOK_MANIFEST_FIELDS",
+      "HOOK_NAME_PATTERN",
+      "HOOK_PAYLOAD_INVALID",
+      "HOOK_PROTOCOL_VERSION",
+      "HOOK_SETTLE_GRACE_MS",
+      "HookManifestSchema",
+      "HookPayloadSchema",
+      "HookResponseSchema",
+      "MAX_HOOK_ARGS",
+      "MAX_HOOK_ARG_BYTES",
+      "MAX_HOOK_COMMAND_BYTES",
+      "MAX_HOOK_EVENTS",
+      "MAX_HOOK_INPUT_BYTES",
+      "MAX_HOOK_MANIFEST_BYTES",
+      "MAX_HOOK_MESSAGE_BYTES",
+      "MAX_HOOK_NAME_BYTES",
+      "MAX_HOOK_OUTPUT_BYTES",
+      "MAX_HOOK_REASON_BYTES",
+      "MAX_HOOK_SNAPSHOT_BYTES",
+      "MAX_HOOK_SNAPSHOT_FILES",
+      "MAX_HOOK_SNAPSHOT_FILE_BYTES",
+      "MAX_HOOK_STDERR_BYTES",
+      "MAX_HOOK_TIMEOUT_MS",
+      "TOOL_EVENTS",
+      "buildHookPayload",
+      "createHookDispatcher",
+      "defaultSnapshotDir",
+      "hookFailedMessage",
+      "isGateEvent",
+      "isHookEvent",
+      "isHookId",
+      "isToolEvent",
+      "loadHookFolder",
+      "parseHookManifest",
+      "parseHookResponse",
+      "parseHookSelection",
+      "runHook",
+    ]
+  `);
+});
