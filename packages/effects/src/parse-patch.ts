@@ -1,0 +1,362 @@
+import { utf8Bytes } from "@raw/schema";
+import { MAX_PATCH_BYTES, MAX_PATCH_TARGETS } from "./limits.js";
+import { normalizePath } from "./normalize-path.js";
+import { type PatchCode, PatchError } from "./patch-error.js";
+
+/** The kind of a hunk line: context (`" "`), insertion (`"+"`) or deletion (`"-"`). */
+export type PatchLineKind = " " | "+" | "-";
+
+/** One hunk line: its kind and its text (the line without its first character). */
+export interface PatchLine {
+  kind: PatchLineKind;
+  text: string;
+}
+
+/** One `@@` hunk of an Update section; `eof` is true when it is anchored with `*** End of File`. */
+export interface PatchHunk {
+  lines: PatchLine[];
+  eof: boolean;
+}
+
+/** The kind of a file section. */
+export type PatchChangeKind = "add" | "update" | "delete";
+
+/** One file section of a parsed patch (effects.md §7.7). */
+export interface PatchChange {
+  kind: PatchChangeKind;
+  /** The target normalized against the base directory. */
+  path: string;
+  /** The target as written after the header's `: `. */
+  rawPath: string;
+  /** The normalized Move destination (Update with `*** Move to:` only). */
+  destination?: string;
+  /** The Move destination as written. */
+  rawDestination?: string;
+  /** The hunks (Update only; empty otherwise). */
+  hunks: PatchHunk[];
+  /** The content lines without their `+` (Add only; empty otherwise). */
+  added: string[];
+  /** True when the section is followed by `*** No newline at end of file`. */
+  noNewline: boolean;
+}
+
+/** A parsed patch: its changes, one per file section, in patch order. */
+export type ParsedPatch = PatchChange[];
+
+/** Options of `parsePatch`: with `cwd` the parser runs in resolved-target mode, without it in syntax-only mode. */
+export interface ParsePatchOptions {
+  /** Absolute base directory of resolved-target mode (effects.md §7.5). */
+  cwd?: string | undefined;
+}
+
+/** Outcome of `safeParsePatch`. */
+export type SafeParsePatchResult = { ok: true; patch: ParsedPatch } | { ok: false; code: PatchCode };
+
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const STAR = 42;
+const PLUS = 43;
+const MINUS = 45;
+const SLASH = 47;
+const AT = 64;
+const LINE_SEPARATOR = 0x2028;
+const PARAGRAPH_SEPARATOR = 0x2029;
+
+const BEGIN_PATCH = "*** Begin Patch";
+const END_PATCH = "*** End Patch";
+const ADD_FILE = "*** Add File: ";
+const UPDATE_FILE = "*** Update File: ";
+const DELETE_FILE = "*** Delete File: ";
+const MOVE_TO = "*** Move to: ";
+const END_OF_FILE = "*** End of File";
+const NO_NEWLINE = "*** No newline at end of file";
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * §7.1: more than `MAX_PATCH_BYTES` UTF-8 bytes, or a NUL. A UTF-8 encoding is never shorter than the UTF-16
+ * length and at most three times it; in between, only the part from the first non-ASCII character is counted.
+ */
+function tooLargeOrBinary(text: string): boolean {
+  if (text.length > MAX_PATCH_BYTES) return true;
+  if (text.length * 3 > MAX_PATCH_BYTES) {
+    const first = text.search(NON_ASCII);
+    if (first >= 0 && first + utf8Bytes(text.slice(first)) > MAX_PATCH_BYTES) return true;
+  }
+  return text.includes("\0");
+}
+
+/** The end of the line starting at `start` whose LF (or the text's end) is at `stop`, one trailing CR removed. */
+function lineEnd(text: string, start: number, stop: number): number {
+  return stop > start && text.charCodeAt(stop - 1) === CR ? stop - 1 : stop;
+}
+
+/** True when the body line at `pos` (which always ends with LF) is exactly `literal`. */
+function lineIs(text: string, pos: number, literal: string): boolean {
+  if (!text.startsWith(literal, pos)) return false;
+  const after = pos + literal.length;
+  const c = text.charCodeAt(after);
+  return c === LF || (c === CR && text.charCodeAt(after + 1) === LF);
+}
+
+/** True when the body line at `pos` is exactly `@@`. */
+function isHunkStart(text: string, pos: number): boolean {
+  if (text.charCodeAt(pos) !== AT || text.charCodeAt(pos + 1) !== AT) return false;
+  const c = text.charCodeAt(pos + 2);
+  return c === LF || (c === CR && text.charCodeAt(pos + 3) === LF);
+}
+
+/** True when the header rest `[start, end)` is non-empty and has no line terminator (CR, U+2028, U+2029). */
+function isHeaderRest(text: string, start: number, end: number): boolean {
+  if (start >= end) return false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CR || c === LINE_SEPARATOR || c === PARAGRAPH_SEPARATOR) return false;
+  }
+  return true;
+}
+
+/** True when the raw target passes §7.5 step 1: non-empty, trimmed, no CR, LF or NUL. */
+function isRawTarget(raw: string): boolean {
+  if (raw.length === 0 || raw.trim() !== raw) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === CR || c === LF || c === 0) return false;
+  }
+  return true;
+}
+
+/** True when one normalized path is the other followed by `/` and more. */
+function isNested(a: string, b: string): boolean {
+  if (a.length > b.length) return a.charCodeAt(b.length) === SLASH && a.startsWith(b);
+  if (b.length > a.length) return b.charCodeAt(a.length) === SLASH && b.startsWith(a);
+  return false;
+}
+
+/** The targets of one parse: counted in both modes, repeat/conflict-checked in resolved-target mode. */
+class Targets {
+  private readonly seen: string[] = [];
+
+  constructor(
+    private readonly base: string,
+    private readonly resolved: boolean,
+  ) {}
+
+  /** Checks one raw target in parse order (effects.md §7.5) and returns it normalized. */
+  check(raw: string): string {
+    if (!isRawTarget(raw)) throw new PatchError("patch_invalid_path");
+    const path = normalizePath(this.base, raw);
+    const seen = this.seen;
+    if (seen.length >= MAX_PATCH_TARGETS) throw new PatchError("patch_too_many_paths");
+    if (this.resolved) {
+      for (let i = 0; i < seen.length; i++) {
+        const earlier = seen[i] as string;
+        if (earlier === path) throw new PatchError("patch_repeated_target");
+        if (isNested(earlier, path)) throw new PatchError("patch_conflicting_targets");
+      }
+    }
+    seen.push(path);
+    return path;
+  }
+}
+
+/**
+ * Parses a `write_file` patch (effects.md §7). With `options.cwd` it runs in resolved-target mode (targets
+ * normalized against `cwd`, repeated and conflicting targets rejected); without it in syntax-only mode (base `/`).
+ * Throws a `PatchError` whose `code` and `message` are the `patch_*` code; throws a `TypeError` when `cwd` is
+ * given but is not an absolute path.
+ *
+ * The whole text is validated up front. The line objects of `hunks` (Update) and `added` (Add) are built on the
+ * first read of those properties (own, enumerable, cached accessors), so callers that only need the targets —
+ * `validateArgs` and `describeEffects` — never allocate one object per line.
+ */
+export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPatch {
+  const cwd = options?.cwd;
+  const resolved = cwd !== undefined;
+  const targets = new Targets(resolved ? normalizePath(cwd, ".") : "/", resolved);
+
+  // §7.1 preconditions.
+  if (typeof text !== "string" || tooLargeOrBinary(text)) {
+    throw new PatchError("patch_invalid_size_or_binary");
+  }
+
+  // §7.2 lines: the text is walked in place; `limit` is where the last line ends once a final empty line
+  // (after its CR was removed) has been dropped.
+  let lastNl = text.lastIndexOf("\n");
+  let lastStart = lastNl + 1;
+  let limit = text.length;
+  if (lineEnd(text, lastStart, limit) === lastStart) {
+    if (lastNl < 0) throw new PatchError("patch_invalid_envelope");
+    limit = lastNl;
+    lastNl = lastNl > 0 ? text.lastIndexOf("\n", lastNl - 1) : -1;
+    lastStart = lastNl + 1;
+  }
+
+  // §7.3 envelope.
+  const firstNl = text.indexOf("\n");
+  const firstStop = firstNl < 0 || firstNl > limit ? limit : firstNl;
+  const firstEnd = lineEnd(text, 0, firstStop);
+  const lastEnd = lineEnd(text, lastStart, limit);
+  if (
+    lastStart === 0 ||
+    firstEnd !== BEGIN_PATCH.length ||
+    !text.startsWith(BEGIN_PATCH, 0) ||
+    lastEnd - lastStart !== END_PATCH.length ||
+    !text.startsWith(END_PATCH, lastStart)
+  ) {
+    throw new PatchError("patch_invalid_envelope");
+  }
+
+  // §7.4 sections. Every body line ends with LF: the body stops where the last line starts.
+  const bodyEnd = lastStart;
+  let pos = firstNl + 1;
+  if (pos >= bodyEnd) throw new PatchError("patch_empty");
+  const changes: PatchChange[] = [];
+
+  while (pos < bodyEnd) {
+    const nl = text.indexOf("\n", pos);
+    const end = lineEnd(text, pos, nl);
+    let kind: PatchChangeKind;
+    let restStart: number;
+    if (text.charCodeAt(pos) !== STAR) throw new PatchError("patch_invalid_header");
+    if (text.startsWith(ADD_FILE, pos)) {
+      kind = "add";
+      restStart = pos + ADD_FILE.length;
+    } else if (text.startsWith(UPDATE_FILE, pos)) {
+      kind = "update";
+      restStart = pos + UPDATE_FILE.length;
+    } else if (text.startsWith(DELETE_FILE, pos)) {
+      kind = "delete";
+      restStart = pos + DELETE_FILE.length;
+    } else {
+      throw new PatchError("patch_invalid_header");
+    }
+    if (!isHeaderRest(text, restStart, end)) throw new PatchError("patch_invalid_header");
+    const rawPath = text.slice(restStart, end);
+    const path = targets.check(rawPath);
+    pos = nl + 1;
+
+    let change: PatchChange;
+    if (kind === "add") {
+      const start = pos;
+      pos = scanAdded(text, pos, bodyEnd, undefined);
+      change = { kind, path, rawPath, hunks: [], added: [], noNewline: false };
+      if (pos > start) defineLazy(change, "added", () => collectAdded(text, start, bodyEnd));
+    } else if (kind === "update") {
+      let rawDestination: string | undefined;
+      let destination: string | undefined;
+      if (pos < bodyEnd && text.startsWith(MOVE_TO, pos)) {
+        const moveNl = text.indexOf("\n", pos);
+        rawDestination = text.slice(pos + MOVE_TO.length, lineEnd(text, pos, moveNl));
+        destination = targets.check(rawDestination);
+        pos = moveNl + 1;
+      }
+      const start = pos;
+      pos = scanHunks(text, pos, bodyEnd, undefined);
+      change =
+        destination === undefined || rawDestination === undefined
+          ? { kind, path, rawPath, hunks: [], added: [], noNewline: false }
+          : { kind, path, rawPath, destination, rawDestination, hunks: [], added: [], noNewline: false };
+      defineLazy(change, "hunks", () => collectHunks(text, start, bodyEnd));
+    } else {
+      change = { kind, path, rawPath, hunks: [], added: [], noNewline: false };
+    }
+
+    if (kind !== "delete" && pos < bodyEnd && lineIs(text, pos, NO_NEWLINE)) {
+      change.noNewline = true;
+      pos = text.indexOf("\n", pos) + 1;
+    }
+    changes.push(change);
+  }
+  return changes;
+}
+
+/**
+ * Walks the content lines of an Add section from `pos` and returns the position after them; with `out`, also
+ * collects each line without its `+`.
+ */
+function scanAdded(text: string, pos: number, bodyEnd: number, out: string[] | undefined): number {
+  while (pos < bodyEnd && text.charCodeAt(pos) === PLUS) {
+    const nl = text.indexOf("\n", pos);
+    if (out !== undefined) out.push(text.slice(pos + 1, lineEnd(text, pos, nl)));
+    pos = nl + 1;
+  }
+  return pos;
+}
+
+function collectAdded(text: string, pos: number, bodyEnd: number): string[] {
+  const out: string[] = [];
+  scanAdded(text, pos, bodyEnd, out);
+  return out;
+}
+
+/**
+ * Walks the hunks of an Update section from `pos` (effects.md §7.4 steps 2–6) and returns the position after
+ * them, throwing the grammar's codes; with `out`, also builds the hunks.
+ */
+function scanHunks(text: string, pos: number, bodyEnd: number, out: PatchHunk[] | undefined): number {
+  let count = 0;
+  while (pos < bodyEnd && isHunkStart(text, pos)) {
+    pos = text.indexOf("\n", pos) + 1;
+    const lines: PatchLine[] | undefined = out === undefined ? undefined : [];
+    const first = pos;
+    while (pos < bodyEnd) {
+      const c = text.charCodeAt(pos);
+      if (c !== SPACE && c !== PLUS && c !== MINUS) break;
+      const nl = text.indexOf("\n", pos);
+      if (lines !== undefined) {
+        const kind: PatchLineKind = c === SPACE ? " " : c === PLUS ? "+" : "-";
+        lines.push({ kind, text: text.slice(pos + 1, lineEnd(text, pos, nl)) });
+      }
+      pos = nl + 1;
+    }
+    if (pos === first) throw new PatchError("patch_empty_hunk");
+    count++;
+    if (pos < bodyEnd && lineIs(text, pos, END_OF_FILE)) {
+      pos = text.indexOf("\n", pos) + 1;
+      if (pos < bodyEnd && isHunkStart(text, pos)) throw new PatchError("patch_hunk_after_eof");
+      out?.push({ lines: lines as PatchLine[], eof: true });
+      break;
+    }
+    out?.push({ lines: lines as PatchLine[], eof: false });
+  }
+  if (count === 0) throw new PatchError("patch_missing_hunk");
+  return pos;
+}
+
+function collectHunks(text: string, pos: number, bodyEnd: number): PatchHunk[] {
+  const out: PatchHunk[] = [];
+  scanHunks(text, pos, bodyEnd, out);
+  return out;
+}
+
+/** Turns `key` into an own, enumerable accessor that builds its value on the first read and caches it. */
+function defineLazy<K extends "hunks" | "added">(
+  change: PatchChange,
+  key: K,
+  build: () => PatchChange[K],
+): void {
+  let value: PatchChange[K] | undefined;
+  Object.defineProperty(change, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      value ??= build();
+      return value;
+    },
+    set: (next: PatchChange[K]) => {
+      value = next;
+    },
+  });
+}
+
+/** `parsePatch` in the validating style: `{ ok: true, patch }` or `{ ok: false, code }`; never throws for bad text. */
+export function safeParsePatch(text: unknown, options?: ParsePatchOptions): SafeParsePatchResult {
+  try {
+    return { ok: true, patch: parsePatch(text, options) };
+  } catch (error) {
+    if (error instanceof PatchError) return { ok: false, code: error.code };
+    throw error;
+  }
+}
