@@ -1,5 +1,5 @@
 // Installs heavy comparison peers on demand into bench/.peers (never part of the default `npm install`).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -36,4 +36,22 @@ export function ensurePeer(folder, specs, { timeoutMs = 240_000 } = {}) {
     },
     require,
   };
+}
+
+/**
+ * Like `ensurePeer`, for peers that build from source and take minutes: when not installed yet, starts the
+ * install in the background (so a later run has it) and reports it as unavailable now.
+ */
+export function peerIfInstalled(folder, specs) {
+  const dir = join(cache, folder);
+  if (existsSync(join(dir, ".installed"))) return ensurePeer(folder, specs);
+  if (!existsSync(join(dir, ".started"))) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`);
+    writeFileSync(join(dir, ".started"), `${new Date().toISOString()}\n`);
+    const script = `npm install --no-audit --no-fund --no-package-lock --loglevel=error ${specs.join(" ")} > install.log 2>&1 && date > .installed`;
+    spawn("sh", ["-c", script], { cwd: dir, detached: true, stdio: "ignore" }).unref();
+    return { ok: false, reason: `${specs.join(" ")} builds from source; its install started in the background (bench/.peers/${folder}); run the bench again later` };
+  }
+  return { ok: false, reason: `${specs.join(" ")} is still installing or failed (see bench/.peers/${folder}/install.log)` };
 }

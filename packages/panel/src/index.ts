@@ -1,2 +1,221 @@
-/** Placeholder until the package lands. */
-export const PACKAGE_PENDING = true;
+export {
+  ACTION_INVALID,
+  type ActionPanel,
+  type ActionRequest,
+  type ActionResolution,
+  MAX_USER_ACTION_RESULT_BYTES,
+  type ResolveActionOptions,
+  type ResolvedAction,
+  resolveAction,
+  type UserActionCall,
+  type UserActionNoteInput,
+  userActionNote,
+} from "./actions.js";
+export {
+  applyPanelUpdate,
+  type PanelApplyResult,
+  type PanelRevisionInput,
+  type PanelRevisionResult,
+  type PanelRevisionState,
+  updatePanelState,
+} from "./apply-update.js";
+export { isKnownBlockKind, PANEL_BLOCK_KINDS, type PanelBlockKind } from "./blocks/catalog.js";
+export {
+  MANIFEST_INVALID_PANELS,
+  PANEL_ICON_UNKNOWN,
+  PANEL_ICONS,
+  type PanelDeclarationOptions,
+  type PanelDeclarationParse,
+  type PanelDeclarationsParse,
+  type PanelWarning,
+  parsePanelDeclaration,
+  parsePanelDeclarations,
+} from "./declarations.js";
+export { derivePanelProgress, derivePanelSummary, firstInProgressLabel, panelTitle } from "./derive.js";
+export { type PanelDocumentValidation, validatePanelDocument } from "./document.js";
+export {
+  type ExtractedPanelBlocks,
+  extractPanelBlocks,
+  isPanelBlock,
+  type PanelResultBlock,
+} from "./extract.js";
+export {
+  type FormAnswersValidation,
+  type FormAnswerValue,
+  type FormField,
+  type FormOption,
+  MAX_FORM_RESULT_BYTES,
+  MAX_FORM_TEXT_BYTES,
+  type PreparedForm,
+  type PreparedFormField,
+  prepareForm,
+  validateFormAnswers,
+} from "./forms.js";
+export {
+  type BeginCallInput,
+  createPanelHost,
+  LIVE_FRAME_INTERVAL_MS,
+  MAX_PANEL_UPDATES_PER_CALL,
+  MAX_PANELS_PER_SESSION,
+  PANEL_PROTOCOL,
+  type PanelCall,
+  type PanelContext,
+  type PanelFrame,
+  type PanelHost,
+  type PanelHostOptions,
+  type PanelSettlement,
+  type PanelState,
+} from "./host.js";
+export { type Clock, systemClock } from "./host-clock.js";
+export {
+  compactionReminders,
+  MAX_REMINDER_BYTES,
+  MAX_REMINDERS_TOTAL_BYTES,
+  MIN_REMINDER_BODY_BYTES,
+  REMINDER_MARKER,
+} from "./host-reminders.js";
+export {
+  createInteractionService,
+  DEFAULT_INTERACTION_TIMEOUT_MS,
+  type InteractionAdapter,
+  type InteractionEvent,
+  type InteractionRequestInput,
+  type InteractionResult,
+  type InteractionRetry,
+  type InteractionService,
+  type InteractionServiceOptions,
+  type InteractionSubmission,
+  type InteractionView,
+  MAX_IDEMPOTENCY_KEY_CHARS,
+  MAX_INTERACTION_TIMEOUT_MS,
+  submissionFingerprint,
+} from "./interaction.js";
+export {
+  type BindInteractionOptions,
+  type BoundInteractionContext,
+  bindInteractionContext,
+  type InteractionContext,
+} from "./interaction-context.js";
+export {
+  acknowledgementOf,
+  createMemoryInteractionStore,
+  type InteractionAcknowledgement,
+  type InteractionIdentity,
+  type InteractionRecord,
+  type InteractionSettle,
+  type InteractionState,
+  type InteractionStore,
+  type InteractionTerminalState,
+  settleRecord,
+} from "./interaction-store.js";
+export {
+  DEFAULT_TIMELINE_MAX,
+  MAX_BLOCK_FALLBACK_BYTES,
+  MAX_CHECKLIST_DEPTH,
+  MAX_CHECKLIST_ITEMS,
+  MAX_CONTEXT_SUMMARY_BYTES,
+  MAX_DECLARATION_TITLE_CHARS,
+  MAX_FILES_ENTRIES,
+  MAX_FORM_FIELDS,
+  MAX_FORM_OPTIONS,
+  MAX_KEY_VALUE_ENTRIES,
+  MAX_MARKDOWN_BYTES,
+  MAX_MERMAID_SOURCE_BYTES,
+  MAX_PANEL_ACTIONS,
+  MAX_PANEL_BLOCKS,
+  MAX_PANEL_DOCUMENT_BYTES,
+  MAX_PANELS_PER_TOOL,
+  MAX_PATCH_ENTRIES,
+  MAX_STEPS_ITEMS,
+  MAX_SUBTITLE_CHARS,
+  MAX_SUMMARY_CHARS,
+  MAX_TABLE_COLUMNS,
+  MAX_TABLE_ROWS,
+  MAX_TEXT_TABLE_ROWS,
+  MAX_TIMELINE_EVENTS,
+  MAX_TITLE_CHARS,
+} from "./limits.js";
+export {
+  confirmationLine,
+  cutUtf8,
+  MAX_REJECTION_ID_BYTES,
+  MAX_REJECTION_LINES,
+  MAX_REJECTION_MESSAGE_BYTES,
+  modelLinesBlock,
+  rejectionLine,
+} from "./model-lines.js";
+export {
+  PANEL_INVALID,
+  PANEL_REVISION_CONFLICT,
+  PANEL_TOO_LARGE,
+  PANEL_UNKNOWN,
+} from "./panel-error.js";
+export {
+  boundReceipt,
+  MAX_RECEIPT_BYTES,
+  MAX_RECEIPT_ERROR_BYTES,
+  MAX_RECEIPT_TITLE_BYTES,
+  type PanelReceipt,
+  RECEIPT_SUMMARY_STEP_BYTES,
+  receiptBytes,
+} from "./receipts.js";
+export {
+  formatDuration,
+  PANEL_STATUS_GLYPHS,
+  type ReceiptLineInput,
+  renderPanelText,
+  renderReceiptLine,
+} from "./render-text.js";
+export {
+  FormAnswersSchema,
+  PanelBlockSchema,
+  PanelDeclarationSchema,
+  PanelDocumentSchema,
+  PanelUpdateSchema,
+} from "./schemas.js";
+export { PANEL_TEMPLATE_NAMES, type PanelTemplateName } from "./templates.js";
+export type {
+  ChecklistBlock,
+  ChecklistItem,
+  FilesBlock,
+  FilesEntry,
+  FormBlock,
+  KeyValueBlock,
+  KeyValueEntry,
+  KnownPanelBlock,
+  MarkdownBlock,
+  MermaidBlock,
+  PanelAction,
+  PanelBlock,
+  PanelBlockBase,
+  PanelDeclaration,
+  PanelDocument,
+  PanelIcon,
+  PanelItemStatus,
+  PanelProgress,
+  PanelRef,
+  PanelStatus,
+  ProgressBlock,
+  StepsBlock,
+  StepsItem,
+  TableBlock,
+  TableColumn,
+  TableRow,
+  TimelineBlock,
+  TimelineEvent,
+  UnknownPanelBlock,
+} from "./types.js";
+export {
+  type AppendEventsPatch,
+  type PanelPatch,
+  type PanelSetField,
+  type PanelUpdate,
+  type PanelUpdateOptions,
+  type PanelUpdateValidation,
+  type RemoveBlockPatch,
+  type RemoveItemsPatch,
+  type SetBlockPatch,
+  type SetPatch,
+  type UpsertItemsPatch,
+  validatePanelUpdate,
+} from "./update.js";

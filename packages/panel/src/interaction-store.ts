@@ -1,0 +1,250 @@
+import { ContractError, deepFreeze } from "@raw/schema";
+import type { PreparedForm } from "./forms.js";
+import type { PanelDeclaration, PanelDocument } from "./types.js";
+
+/** The life of an interaction request: `pending` until exactly one terminal state (`panels.md` §13.3). */
+export type InteractionState = "pending" | "answered" | "cancelled" | "expired" | "interrupted";
+
+/** The terminal states of an interaction request. */
+export type InteractionTerminalState = Exclude<InteractionState, "pending">;
+
+/** Who a request belongs to; bindings always come from here, never from a client (`panels.md` §13.2 step 9). */
+export interface InteractionIdentity {
+  readonly sessionId?: string;
+  readonly operationId?: string;
+  readonly runId: string;
+  readonly toolCallId?: string;
+  readonly owner: string;
+  readonly panelId: string;
+  /** A UUID. */
+  readonly requestId: string;
+  /** The chat view instance the request is shown in, for a `chat` panel. */
+  readonly viewInstanceId?: string;
+}
+
+/** A stored interaction request (`panels.md` §13.2 step 9), with its settlement once terminal. */
+export interface InteractionRecord {
+  readonly identity: InteractionIdentity;
+  readonly declaration: PanelDeclaration;
+  readonly document: PanelDocument;
+  readonly formBlockId: string;
+  /** The form with its effective limits (`panels.md` §11.2). */
+  readonly form: PreparedForm;
+  /** 1 while pending, 2 once settled. */
+  readonly revision: number;
+  readonly state: InteractionState;
+  readonly createdAt: number;
+  readonly deadline: number;
+  /** The exact canonical result JSON, once terminal. */
+  readonly canonicalResult?: string;
+  /** The idempotency key of the submission that settled the request. */
+  readonly idempotencyKey?: string;
+  /** The body fingerprint (key-sorted JSON) of the submission that settled the request. */
+  readonly fingerprint?: string;
+}
+
+/** What a settled (or replayed) submission returns (`panels.md` §13.4 step 7). */
+export interface InteractionAcknowledgement {
+  requestId: string;
+  revision: number;
+  state: InteractionState;
+  /** The exact accepted JSON string (answered only). */
+  canonicalResult?: string;
+}
+
+/** The compare-and-swap of `InteractionStore.settle`. */
+export interface InteractionSettle {
+  /** The settle succeeds only while the stored revision equals this. */
+  expectedRevision: number;
+  /** The terminal state to store. */
+  state: InteractionTerminalState;
+  /** The canonical result JSON of that state. */
+  canonicalResult: string;
+  /** The submission's key; a settle with a recorded key replays or conflicts. */
+  idempotencyKey?: string;
+  /** The submission's body fingerprint. */
+  fingerprint?: string;
+  /** When set (submissions), the settle succeeds only if this time is before the record's deadline. */
+  beforeDeadline?: number;
+}
+
+/**
+ * Where interaction requests live (`panels.md` §13.5). The in-memory store implements it; a host backs it with a
+ * database (a synchronous driver, such as `node:sqlite`) to keep requests across restarts. Every operation is
+ * atomic; `settle` is a compare-and-swap with replay semantics.
+ */
+export interface InteractionStore {
+  /** Persists a pending record (revision 1) before anything is published. */
+  create(record: InteractionRecord): void;
+  /** The record, only when it belongs to that session (`undefined` matches only `undefined`). */
+  get(sessionId: string | undefined, requestId: string): InteractionRecord | undefined;
+  /**
+   * Atomic compare-and-swap: the same key and fingerprint as the recorded settlement returns the recorded
+   * acknowledgement; the same key with another body, a non-pending state, another revision or a passed deadline
+   * throws `interaction_conflict`. On success the revision becomes 2 and state, result, key and fingerprint are
+   * stored together.
+   */
+  settle(
+    sessionId: string | undefined,
+    requestId: string,
+    settle: InteractionSettle,
+  ): InteractionAcknowledgement;
+  /** Marks every pending request of `owner` `interrupted` (owner loss); returns how many. */
+  interruptPending(owner: string): number;
+  /** Calls `listener` once the request is terminal (at once when it already is); returns an unsubscribe function. */
+  watch(
+    sessionId: string | undefined,
+    requestId: string,
+    listener: (record: InteractionRecord) => void,
+  ): () => void;
+}
+
+/** The canonical results of the terminal non-answers (`panels.md` §11.3). */
+export const TERMINAL_RESULTS = {
+  cancelled: '{"status":"cancelled"}',
+  expired: '{"status":"expired"}',
+  interrupted: '{"status":"interrupted"}',
+} as const;
+
+/** The message of every `interaction_conflict`. */
+export const INTERACTION_CONFLICT_MESSAGE =
+  "interaction_conflict: request already settled or revision changed";
+
+/** The `interaction_conflict` error. */
+export function interactionConflict(): ContractError {
+  return new ContractError("interaction_conflict", INTERACTION_CONFLICT_MESSAGE);
+}
+
+/** The acknowledgement of a record: `canonicalResult` only when answered. */
+export function acknowledgementOf(record: InteractionRecord): InteractionAcknowledgement {
+  return {
+    requestId: record.identity.requestId,
+    revision: record.revision,
+    state: record.state,
+    ...(record.state === "answered" && record.canonicalResult !== undefined
+      ? { canonicalResult: record.canonicalResult }
+      : {}),
+  };
+}
+
+/** The compare-and-swap rules of `InteractionStore.settle`, for store implementations: the next record. */
+export function settleRecord(
+  record: InteractionRecord,
+  settle: InteractionSettle,
+): { replay: true; record: InteractionRecord } | { replay: false; record: InteractionRecord } {
+  if (settle.idempotencyKey !== undefined && record.idempotencyKey === settle.idempotencyKey) {
+    if (record.fingerprint === settle.fingerprint) return { replay: true, record };
+    throw interactionConflict();
+  }
+  if (
+    record.state !== "pending" ||
+    record.revision !== settle.expectedRevision ||
+    (settle.beforeDeadline !== undefined && settle.beforeDeadline >= record.deadline)
+  ) {
+    throw interactionConflict();
+  }
+  const next: InteractionRecord = {
+    ...record,
+    revision: record.revision + 1,
+    state: settle.state,
+    canonicalResult: settle.canonicalResult,
+    ...(settle.idempotencyKey !== undefined ? { idempotencyKey: settle.idempotencyKey } : {}),
+    ...(settle.fingerprint !== undefined ? { fingerprint: settle.fingerprint } : {}),
+  };
+  return { replay: false, record: deepFreeze(next) };
+}
+
+/** An `InteractionStore` in process memory: records are kept per session and frozen. */
+export function createMemoryInteractionStore(): InteractionStore {
+  const sessions = new Map<string | undefined, Map<string, InteractionRecord>>();
+  const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
+  const key = (sessionId: string | undefined, requestId: string) =>
+    `${sessionId === undefined ? "-" : `+${sessionId}`}\u0000${requestId}`;
+
+  const notify = (record: InteractionRecord) => {
+    const set = watchers.get(key(record.identity.sessionId, record.identity.requestId));
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(record);
+      } catch {
+        // A throwing waiter never affects the store.
+      }
+    }
+  };
+  const put = (record: InteractionRecord) => {
+    const sessionId = record.identity.sessionId;
+    let session = sessions.get(sessionId);
+    if (!session) {
+      session = new Map();
+      sessions.set(sessionId, session);
+    }
+    session.set(record.identity.requestId, record);
+  };
+
+  return {
+    create(record) {
+      const { sessionId, requestId } = record.identity;
+      if (sessions.get(sessionId)?.has(requestId)) {
+        throw new ContractError(
+          "interaction_invalid",
+          `interaction_invalid: request ${requestId} already exists`,
+        );
+      }
+      put(deepFreeze(structuredClone(record)));
+    },
+    get(sessionId, requestId) {
+      return sessions.get(sessionId)?.get(requestId);
+    },
+    settle(sessionId, requestId, settle) {
+      const record = sessions.get(sessionId)?.get(requestId);
+      if (!record) {
+        throw new ContractError(
+          "interaction_not_found",
+          "interaction_not_found: request does not exist in this session",
+        );
+      }
+      const outcome = settleRecord(record, settle);
+      if (!outcome.replay) {
+        put(outcome.record);
+        notify(outcome.record);
+      }
+      return acknowledgementOf(outcome.record);
+    },
+    interruptPending(owner) {
+      let count = 0;
+      for (const session of sessions.values()) {
+        for (const record of [...session.values()]) {
+          if (record.state !== "pending" || record.identity.owner !== owner) continue;
+          const { record: next } = settleRecord(record, {
+            expectedRevision: record.revision,
+            state: "interrupted",
+            canonicalResult: TERMINAL_RESULTS.interrupted,
+          });
+          put(next);
+          notify(next);
+          count++;
+        }
+      }
+      return count;
+    },
+    watch(sessionId, requestId, listener) {
+      const k = key(sessionId, requestId);
+      const current = sessions.get(sessionId)?.get(requestId);
+      if (current && current.state !== "pending") {
+        listener(current);
+        return () => {};
+      }
+      let set = watchers.get(k);
+      if (!set) {
+        set = new Set();
+        watchers.set(k, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) watchers.delete(k);
+      };
+    },
+  };
+}
