@@ -18,14 +18,30 @@ for (const file of files) {
   try {
     rows.push(...(await suite.run()));
   } catch (error) {
-    rows.push({ suite: file, name: "suite failed", ratio: null, target: "-", status: "MISS", detail: String(error?.stack ?? error) });
+    rows.push({
+      suite: file,
+      name: "suite failed",
+      ratio: null,
+      target: "-",
+      status: "MISS",
+      detail: String(error?.stack ?? error),
+    });
   }
   process.stderr.write(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
 const header = ["suite", "measure", "ratio", "target", "status", "detail"];
-const table = rows.map((r) => [r.suite, r.name, r.ratio === null ? "-" : `${r.ratio}x`, r.target, r.status, r.detail ?? ""]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => String(t[i]).length > 60 && i === 5 ? 0 : String(t[i]).length)));
+const table = rows.map((r) => [
+  r.suite,
+  r.name,
+  r.ratio === null ? "-" : `${r.ratio}x`,
+  r.target,
+  r.status,
+  r.detail ?? "",
+]);
+const widths = header.map((h, i) =>
+  Math.max(h.length, ...table.map((t) => (String(t[i]).length > 60 && i === 5 ? 0 : String(t[i]).length))),
+);
 const line = (cells) => cells.map((c, i) => (i === 5 ? String(c) : String(c).padEnd(widths[i]))).join("  ");
 console.log(line(header));
 console.log(widths.map((w, i) => "-".repeat(i === 5 ? 6 : w)).join("  "));

@@ -61,7 +61,14 @@ export async function compareAsync(fns, { rounds = 5, calls = 10 } = {}) {
 export function row(suite, name, ratio, target, detail) {
   const pass = target.max !== undefined ? ratio <= target.max : ratio >= target.min;
   const want = target.max !== undefined ? `<= ${target.max}x` : `>= ${target.min}x`;
-  return { suite, name, ratio: Number(ratio.toFixed(3)), target: want, status: pass ? "PASS" : "MISS", detail };
+  return {
+    suite,
+    name,
+    ratio: Number(ratio.toFixed(3)),
+    target: want,
+    status: pass ? "PASS" : "MISS",
+    detail,
+  };
 }
 
 /** A row for a suite part that could not run (a peer that did not install, say). */

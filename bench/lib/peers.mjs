@@ -16,14 +16,19 @@ export function ensurePeer(folder, specs, { timeoutMs = 240_000 } = {}) {
   const marker = join(dir, ".installed");
   if (!existsSync(marker)) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`);
+    writeFileSync(
+      join(dir, "package.json"),
+      `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`,
+    );
     const run = spawnSync(
       "npm",
       ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...specs],
       { cwd: dir, encoding: "utf8", timeout: timeoutMs },
     );
     if (run.status !== 0) {
-      const why = run.error ? run.error.message : (run.stderr || run.stdout || "").trim().split("\n").slice(-3).join(" ");
+      const why = run.error
+        ? run.error.message
+        : (run.stderr || run.stdout || "").trim().split("\n").slice(-3).join(" ");
       return { ok: false, reason: `npm install ${specs.join(" ")} failed: ${why.slice(0, 300)}` };
     }
     writeFileSync(marker, `${new Date().toISOString()}\n`);
@@ -47,11 +52,20 @@ export function peerIfInstalled(folder, specs) {
   if (existsSync(join(dir, ".installed"))) return ensurePeer(folder, specs);
   if (!existsSync(join(dir, ".started"))) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`);
+    writeFileSync(
+      join(dir, "package.json"),
+      `${JSON.stringify({ name: `peer-${folder}`, private: true })}\n`,
+    );
     writeFileSync(join(dir, ".started"), `${new Date().toISOString()}\n`);
     const script = `npm install --no-audit --no-fund --no-package-lock --loglevel=error ${specs.join(" ")} > install.log 2>&1 && date > .installed`;
     spawn("sh", ["-c", script], { cwd: dir, detached: true, stdio: "ignore" }).unref();
-    return { ok: false, reason: `${specs.join(" ")} builds from source; its install started in the background (bench/.peers/${folder}); run the bench again later` };
+    return {
+      ok: false,
+      reason: `${specs.join(" ")} builds from source; its install started in the background (bench/.peers/${folder}); run the bench again later`,
+    };
   }
-  return { ok: false, reason: `${specs.join(" ")} is still installing or failed (see bench/.peers/${folder}/install.log)` };
+  return {
+    ok: false,
+    reason: `${specs.join(" ")} is still installing or failed (see bench/.peers/${folder}/install.log)`,
+  };
 }

@@ -9,7 +9,11 @@ const RM = "(^|[;&|()\\n])\\s*(sudo\\s+)?(/usr/bin/|/bin/)?rm(\\s|$)";
 
 function commands(n) {
   const list = [];
-  for (let i = 0; i < n; i++) list.push({ command: `git status --short && ls -la src/dir${i} | grep -v node_modules`, timeout_ms: 1000 });
+  for (let i = 0; i < n; i++)
+    list.push({
+      command: `git status --short && ls -la src/dir${i} | grep -v node_modules`,
+      timeout_ms: 1000,
+    });
   return { commands: list };
 }
 
@@ -29,24 +33,43 @@ export async function run() {
     predicate: () => matchPredicate(single, { arguments: one }),
     bare: () => bare.test(one.command),
   });
-  rows.push(row(SUITE, "predicate / bare re2js call (one string)", s.predicate / s.bare, { max: 1.2 }, fmt(s)));
+  rows.push(
+    row(SUITE, "predicate / bare re2js call (one string)", s.predicate / s.bare, { max: 1.2 }, fmt(s)),
+  );
 
   // Sixteen commands: the predicate walk against the same walk written by hand around bare engine calls.
   const args = commands(16);
   const predicate = compilePredicate({ source: "arguments", any: "commands[*].command", regex: RM });
   const t = compare({
     predicate: () => matchPredicate(predicate, { arguments: args }),
+    // The same checks the contract requires (own keys of plain objects, arrays only at [*]), written inline.
     bare: () => {
-      const list = args.commands;
+      const list = Object.hasOwn(args, "commands") ? args.commands : undefined;
+      if (!Array.isArray(list)) return false;
       for (let i = 0; i < list.length; i++) {
-        const c = list[i].command;
+        const item = list[i];
+        if (
+          typeof item !== "object" ||
+          item === null ||
+          Array.isArray(item) ||
+          !Object.hasOwn(item, "command")
+        )
+          continue;
+        const c = item.command;
         if (typeof c === "string" && bare.test(c)) return true;
       }
       return false;
     },
   });
-  rows.push(row(SUITE, "predicate / hand walk + bare re2js (16 commands)", t.predicate / t.bare, { max: 1.2 },
-    `${Math.round(1e9 / t.predicate).toLocaleString("en")} evaluations/s (hand walk ${Math.round(1e9 / t.bare).toLocaleString("en")}/s)`));
+  rows.push(
+    row(
+      SUITE,
+      "predicate / hand walk + bare re2js (16 commands)",
+      t.predicate / t.bare,
+      { max: 1.2 },
+      `${Math.round(1e9 / t.predicate).toLocaleString("en")} evaluations/s (hand walk ${Math.round(1e9 / t.bare).toLocaleString("en")}/s)`,
+    ),
+  );
 
   // Engines on short command strings, 1 MB strings and a ReDoS pattern.
   const short = "echo hello && git commit -m 'x' ; rm -rf build";
@@ -63,7 +86,12 @@ export async function run() {
   } else rows.push(skipped(SUITE, "native re2", peer.reason));
 
   const compiled = (input) =>
-    Object.fromEntries(Object.entries(engines).map(([n, c]) => { const r = c(RM); return [n, () => r.test(input)]; }));
+    Object.fromEntries(
+      Object.entries(engines).map(([n, c]) => {
+        const r = c(RM);
+        return [n, () => r.test(input)];
+      }),
+    );
   const shortTimes = compare(compiled(short));
   const bigTimes = compare(compiled(big), { rounds: 3, ms: 100 });
   rows.push(info(SUITE, "engines, short command string", fmt(shortTimes)));
@@ -71,14 +99,22 @@ export async function run() {
 
   // ReDoS: (a+)+$ — V8 backtracks exponentially, RE2 engines stay linear.
   const redos = RE2JS.compile("(a+)+$");
-  const linear = compare({
-    n20k: () => redos.test(`${"a".repeat(20_000)}!`),
-    n40k: () => redos.test(`${"a".repeat(40_000)}!`),
-  }, { rounds: 3 });
+  const linear = compare(
+    {
+      n20k: () => redos.test(`${"a".repeat(20_000)}!`),
+      n40k: () => redos.test(`${"a".repeat(40_000)}!`),
+    },
+    { rounds: 3 },
+  );
   const v8Start = process.hrtime.bigint();
   /(a+)+$/.test(`${"a".repeat(23)}!`);
   const v8Ms = Number(process.hrtime.bigint() - v8Start) / 1e6;
-  rows.push(info(SUITE, "ReDoS (a+)+$",
-    `re2js: 20k a's + '!' ${(linear.n20k / 1e6).toFixed(2)} ms, 40k ${(linear.n40k / 1e6).toFixed(2)} ms (linear); V8 RegExp: only 23 a's + '!' ${v8Ms.toFixed(0)} ms (exponential)`));
+  rows.push(
+    info(
+      SUITE,
+      "ReDoS (a+)+$",
+      `re2js: 20k a's + '!' ${(linear.n20k / 1e6).toFixed(2)} ms, 40k ${(linear.n40k / 1e6).toFixed(2)} ms (linear); V8 RegExp: only 23 a's + '!' ${v8Ms.toFixed(0)} ms (exponential)`,
+    ),
+  );
   return rows;
 }

@@ -26,7 +26,9 @@ function bigPatch(bytes) {
   }
   parts.push("*** End Patch");
   const text = `${parts.join("\n")}\n`;
-  return text.length > 1_048_576 ? text.slice(0, text.lastIndexOf("\n@@", 1_048_576 - 20)) + "\n*** End Patch\n" : text;
+  return text.length > 1_048_576
+    ? text.slice(0, text.lastIndexOf("\n@@", 1_048_576 - 20)) + "\n*** End Patch\n"
+    : text;
 }
 
 export async function run() {
@@ -47,8 +49,17 @@ export async function run() {
   );
   const mbps = (ns) => (bytes / 1_048_576 / (ns / 1e9)).toFixed(0);
   return [
-    row(SUITE, "parsePatch / split (1 MiB, many small hunks)", t.parse / t.split, { max: 3 },
-      `parse ${mbps(t.parse)} MB/s, split ${mbps(t.split)} MB/s, ${bytes.toLocaleString("en")} bytes`),
-    info(SUITE, "parse + read every hunk line", `${mbps(full.parseAndRead)} MB/s (${(full.parseAndRead / full.split).toFixed(2)}x split)`),
+    row(
+      SUITE,
+      "parsePatch / split (1 MiB, many small hunks)",
+      t.parse / t.split,
+      { max: 3 },
+      `parse ${mbps(t.parse)} MB/s, split ${mbps(t.split)} MB/s, ${bytes.toLocaleString("en")} bytes`,
+    ),
+    info(
+      SUITE,
+      "parse + read every hunk line",
+      `${mbps(full.parseAndRead)} MB/s (${(full.parseAndRead / full.split).toFixed(2)}x split)`,
+    ),
   ];
 }

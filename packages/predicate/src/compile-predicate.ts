@@ -10,6 +10,10 @@ import { MAX_ANY_BYTES, MAX_ANY_SEGMENTS, MAX_REGEX_BYTES, PREDICATE_INVALID } f
 import { type PathSegment, parseSegment } from "./path.js";
 import type { PredicateJson, PredicateSource } from "./predicate-schema.js";
 import { type CompiledRegex, type RegexEngine, re2jsEngine } from "./regex-engine.js";
+import { compileWalker, type Walker } from "./walker.js";
+
+/** Where a compiled predicate keeps its walk (not part of its JSON or its enumerable fields). */
+export const WALK: unique symbol = Symbol("raw.predicate.walk");
 
 /** Options of `compilePredicate`: the RE2 engine to compile `regex` with (default `re2jsEngine`). */
 export interface CompilePredicateOptions {
@@ -44,6 +48,7 @@ class CompiledPredicate implements Predicate {
   readonly regex: string;
   readonly segments: readonly PathSegment[];
   readonly pattern: CompiledRegex;
+  declare readonly [WALK]: Walker;
 
   constructor(
     source: PredicateSource,
@@ -57,6 +62,7 @@ class CompiledPredicate implements Predicate {
     this.regex = regex;
     this.segments = segments;
     this.pattern = pattern;
+    Object.defineProperty(this, WALK, { value: compileWalker(segments, pattern) });
     Object.freeze(this);
   }
 

@@ -1,4 +1,4 @@
-import type { Predicate } from "./compile-predicate.js";
+import { type Predicate, WALK } from "./compile-predicate.js";
 import type { PathSegment } from "./path.js";
 import type { CompiledRegex } from "./regex-engine.js";
 
@@ -42,7 +42,8 @@ export function matchPredicate(predicate: Predicate, input: PredicateInput): boo
   try {
     const start = predicate.source === "effects" ? input.effects : input.arguments;
     if (start === undefined) return false;
-    return reachesMatch(start, predicate.segments, 0, predicate.pattern);
+    const walk = (predicate as { [WALK]?: (value: unknown) => boolean })[WALK];
+    return walk ? walk(start) : reachesMatch(start, predicate.segments, 0, predicate.pattern);
   } catch {
     return false;
   }
