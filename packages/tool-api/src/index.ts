@@ -1,2 +1,93 @@
-/** Placeholder until the package lands. */
-export const PACKAGE_PENDING = true;
+export { sourceDigest } from "./digest.js";
+export { DISPATCH_ERROR } from "./dispatch.js";
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  MAX_DESCRIPTION_BYTES,
+  MAX_IMAGE_BYTES,
+  MAX_POLICY_CACHE_ENTRIES,
+  MAX_RULE_MATCH_BYTES,
+  TOOL_API_VERSION,
+  TOOL_ENTRY_PATTERN,
+  TOOL_ID_PATTERN,
+  TOOL_NAME_PATTERN,
+  TOOL_VERSION_PATTERN,
+} from "./limits.js";
+export { type LintableRule, lintRules, RULE_SHADOWED } from "./lint-rules.js";
+export {
+  type LoadedTool,
+  type LoadToolFolderOptions,
+  type LoadToolOptions,
+  loadToolFolder,
+  loadToolFolders,
+  type ToolFolderValidation,
+  type ToolIssue,
+  type ToolSelection,
+  validateToolFolder,
+} from "./loader.js";
+export {
+  isValidConditionSources,
+  isValidToolId,
+  type ParseToolManifestOptions,
+  type ParseToolManifestResult,
+  parseToolManifest,
+  TOOL_MANIFEST_FIELDS,
+  type ToolManifest,
+} from "./manifest.js";
+export { ToolManifestSchema } from "./manifest-schema.js";
+export {
+  checkManifestPanels,
+  type PanelDeclarationsCheck,
+  type PanelDeclarationsCheckResult,
+} from "./panel-declarations.js";
+export { createPolicy, type Policy, type PolicyExplanation, type PolicyOptions } from "./policy.js";
+export {
+  createToolRegistry,
+  REGISTRATION_INVALID,
+  type ToolRegistry,
+  type ToolRegistryOptions,
+} from "./registry.js";
+export { type CappableResult, capResult, errorResult, JSON_PREVIEW_PREFIX } from "./results.js";
+export {
+  type ParseRulesOptions,
+  type ParseRulesResult,
+  parseRules,
+  RULE_INVALID,
+  type RuleEffect,
+  type ToolRule,
+} from "./rules.js";
+export { ToolRuleSchema, ToolRulesSchema } from "./rules-schema.js";
+export type {
+  ApprovalCallback,
+  ApprovalRequest,
+  CallSource,
+  ConditionSource,
+  ContentBlock,
+  DescribeEffects,
+  DispatchContext,
+  DispatchObservation,
+  HandlerContentBlock,
+  HandlerResult,
+  ImageBlock,
+  JsonBlock,
+  PanelResultBlock,
+  PanelSink,
+  PanelSinkCall,
+  PreToolUseAnswer,
+  PreToolUseGate,
+  PreToolUseRequest,
+  TextBlock,
+  ToolCall,
+  ToolDefinition,
+  ToolHandler,
+  ToolHandlerContext,
+  ToolInspection,
+  ToolInteractionsContext,
+  ToolNotification,
+  ToolNotificationEvent,
+  ToolNotificationRequest,
+  ToolPanelDeclaration,
+  ToolPanelsContext,
+  ToolRegistration,
+  ToolResult,
+  ValidateArgs,
+} from "./types.js";

@@ -1,0 +1,29 @@
+/** The only `api_version` a `raw.tool-api/2` manifest may declare (the JSON number 2). */
+export const TOOL_API_VERSION = 2;
+
+/** Maximum UTF-8 length of a manifest `description`, in bytes (tool-api.md §2.1). */
+export const MAX_DESCRIPTION_BYTES = 8192;
+
+/** Maximum UTF-8 length of a policy rule's `match` glob, in bytes (tool-api.md §9.1). */
+export const MAX_RULE_MATCH_BYTES = 256;
+
+/** The default output budget of a call, in UTF-8 bytes (tool-api.md §8.3). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 65536;
+
+/** Maximum total decoded size of the images of one result, in bytes (tool-api.md §8.3). */
+export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
+
+/** How many identities a policy remembers its precomputed plan for (a bounded cache). */
+export const MAX_POLICY_CACHE_ENTRIES = 1024;
+
+/** The manifest `id` pattern (tool-api.md §2.1); also the folder name of a tool. */
+export const TOOL_ID_PATTERN = "^[a-z][a-z0-9_-]{0,63}$";
+
+/** The manifest `version` pattern: major.minor.patch without leading zeros (tool-api.md §2.1). */
+export const TOOL_VERSION_PATTERN = "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$";
+
+/** The manifest `name` pattern: the model-facing name, 1–64 characters (tool-api.md §2.1). */
+export const TOOL_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$";
+
+/** The manifest `entry` pattern: a `./` relative module path ending in `.mjs`, `.js` or `.cjs` (tool-api.md §2.1). */
+export const TOOL_ENTRY_PATTERN = "^\\./(?:[^/\\\\\\x00]+/)*[^/\\\\\\x00]+\\.(?:mjs|js|cjs)$";

@@ -1,0 +1,395 @@
+import { readFile, realpath, stat } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ContractError, type Issue, thrownMessage } from "@raw/schema";
+import { MANIFEST_FILE, sourceDigest } from "./digest.js";
+import {
+  type FolderFileSet,
+  isStrictlyInside,
+  readFolderFileSet,
+  sameBytes,
+  sameFileSet,
+} from "./file-set.js";
+import { parseToolManifest, type ToolManifest } from "./manifest.js";
+import { defaultSnapshotCacheDir, materializeSnapshot } from "./snapshot.js";
+import type { ToolRegistration } from "./types.js";
+
+/** A loader issue or warning: an `Issue` that also carries the selection id of its tool. */
+export type ToolIssue = Issue & { tool: string };
+
+/** One selected tool folder. */
+export interface ToolSelection {
+  /** The tool folder. Its name is the expected manifest `id`. */
+  dir: string;
+  /** The selection id (for example `local/touch`); the registration's identity. Default: the folder name. */
+  identity?: string | undefined;
+  /** The root the folder must lie strictly inside (real paths). Default: the folder's parent directory. */
+  root?: string | undefined;
+  /** The package alias used as model-facing name (package exports); default the manifest `name`. */
+  alias?: string | undefined;
+  /** Import from the content-addressed copy (default true, except for `builtin/` selections). */
+  snapshot?: boolean | undefined;
+}
+
+/** Options shared by the folder loaders. */
+export interface LoadToolOptions {
+  /** Cache directory of the content-addressed copies (default `raw-tool-snapshots` under `os.tmpdir()`). */
+  cacheDir?: string | undefined;
+}
+
+/** Options of `loadToolFolder` and `validateToolFolder`: the selection fields and the loader options. */
+export interface LoadToolFolderOptions extends LoadToolOptions {
+  identity?: string | undefined;
+  root?: string | undefined;
+  alias?: string | undefined;
+  snapshot?: boolean | undefined;
+}
+
+/** A tool loaded from a folder: its validated manifest, the registration built from it (§5.5) and provenance. */
+export interface LoadedTool {
+  /** The selection id. */
+  readonly identity: string;
+  /** The folder's real path. */
+  readonly dir: string;
+  /** The validated manifest (panel declarations normalized). */
+  readonly manifest: ToolManifest;
+  /** The registration of tool-api.md §5.5, ready for `registry.register`. */
+  readonly registration: ToolRegistration;
+  /** The source digest (§5.4), hex SHA-256. */
+  readonly digest: string;
+  /** The directory the entry was imported from (the content-addressed copy, or the folder itself). */
+  readonly importDir: string;
+  /** Warnings (unknown panel icons, an ignored `describeEffects`). */
+  readonly warnings: ToolIssue[];
+}
+
+/** Result of `validateToolFolder`: never throws. */
+export interface ToolFolderValidation {
+  ok: boolean;
+  issues: ToolIssue[];
+  warnings: ToolIssue[];
+}
+
+interface ResolvedSelection {
+  readonly dir: string;
+  readonly identity: string;
+  readonly root: string;
+  readonly folderName: string;
+  readonly alias: string | undefined;
+  readonly snapshot: boolean;
+}
+
+interface PhaseOneTool {
+  readonly selection: ResolvedSelection;
+  readonly folder: string;
+  readonly parsed: unknown;
+  readonly manifest: ToolManifest;
+  readonly fileSet: FolderFileSet;
+  readonly warnings: ToolIssue[];
+}
+
+type ImportedModule = Record<string, unknown>;
+
+function resolveSelection(input: string | ToolSelection): ResolvedSelection {
+  const selection = typeof input === "string" ? { dir: input } : input;
+  const dir = resolve(selection.dir);
+  const folderName = basename(dir);
+  const identity = selection.identity ?? folderName;
+  return {
+    dir,
+    identity,
+    root: resolve(selection.root ?? dirname(dir)),
+    folderName,
+    alias: selection.alias,
+    snapshot: selection.snapshot ?? !identity.startsWith("builtin/"),
+  };
+}
+
+function toolIssue(tool: string, code: string, message: string, path?: string): ToolIssue {
+  return path === undefined ? { code, message, tool } : { code, message, path, tool };
+}
+
+/** True when `path` cannot leave `folder` lexically (`./../x.mjs` leaves it). */
+function lexicallyInside(folder: string, entry: string): boolean {
+  const rel = relative(folder, resolve(folder, entry));
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !rel.startsWith(sep);
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Phase 1 of tool-api.md §5.2 for one selection: returns its state, or pushes its issues. */
+async function phaseOne(
+  selection: ResolvedSelection,
+  issues: ToolIssue[],
+): Promise<PhaseOneTool | undefined> {
+  const id = selection.identity;
+  const before = issues.length;
+  // 1. Root and folder real paths; the folder strictly inside the root.
+  let folder: string;
+  try {
+    const root = await realpath(selection.root);
+    folder = await realpath(selection.dir);
+    if (!isStrictlyInside(root, folder)) {
+      issues.push(toolIssue(id, "folder_escape", `missing or escaping selected tool ${id}: folder escape`));
+      return undefined;
+    }
+  } catch (error) {
+    issues.push(
+      toolIssue(id, "folder_missing", `missing or escaping selected tool ${id}: ${thrownMessage(error)}`),
+    );
+    return undefined;
+  }
+  // 2. tool.json: a regular file inside the folder.
+  let manifestPath: string;
+  try {
+    manifestPath = await realpath(join(folder, MANIFEST_FILE));
+  } catch {
+    issues.push(toolIssue(id, "manifest_missing", `selected tool files are missing: ${id}`));
+    return undefined;
+  }
+  try {
+    if (!isStrictlyInside(folder, manifestPath) || !(await stat(manifestPath)).isFile()) {
+      issues.push(toolIssue(id, "manifest_escape", `selected tool manifest escapes folder: ${id}`));
+      return undefined;
+    }
+  } catch {
+    issues.push(toolIssue(id, "manifest_missing", `selected tool files are missing: ${id}`));
+    return undefined;
+  }
+  // 3. Strict UTF-8, then JSON.
+  let manifestBytes: Uint8Array | undefined;
+  let parsed: unknown;
+  let parsedOk = false;
+  try {
+    manifestBytes = await readFile(manifestPath);
+    parsed = JSON.parse(STRICT_UTF8.decode(manifestBytes));
+    parsedOk = true;
+  } catch (error) {
+    issues.push(
+      toolIssue(
+        id,
+        "manifest_json_invalid",
+        `invalid selected tool manifest ${id}: ${thrownMessage(error)}`,
+        "",
+      ),
+    );
+  }
+  // 4. The manifest rules, with the folder name as the expected id.
+  let manifest: ToolManifest | undefined;
+  const warnings: ToolIssue[] = [];
+  if (parsedOk) {
+    const result = parseToolManifest(parsed, { expectedId: selection.folderName });
+    if (result.ok) {
+      manifest = result.manifest;
+      for (const warning of result.warnings) warnings.push({ ...warning, tool: id });
+    } else {
+      for (const item of result.issues) issues.push({ ...item, tool: id });
+    }
+  }
+  // 5. The entry: a regular file strictly inside the folder.
+  if (manifest !== undefined) {
+    const lexical = resolve(folder, manifest.entry);
+    if (!lexicallyInside(folder, manifest.entry)) {
+      issues.push(toolIssue(id, "entry_escape", `selected tool entry escapes folder: ${id}`));
+    } else {
+      try {
+        const entryPath = await realpath(lexical);
+        if (!isStrictlyInside(folder, entryPath) || !(await stat(entryPath)).isFile()) {
+          issues.push(toolIssue(id, "entry_escape", `selected tool entry escapes folder: ${id}`));
+        }
+      } catch {
+        issues.push(toolIssue(id, "entry_missing", `selected tool files are missing: ${id}`));
+      }
+    }
+  }
+  // 6–7. Every file, read twice; the manifest bytes must be the ones validated.
+  const first = await readFolderFileSet(folder);
+  for (const problem of first.problems) {
+    issues.push(
+      problem.code === "file_escape"
+        ? toolIssue(id, "file_escape", `selected tool file escapes its folder: ${problem.relpath}`)
+        : toolIssue(id, "file_unsupported", `unsupported selected tool file: ${problem.relpath}`),
+    );
+  }
+  const second = await readFolderFileSet(folder);
+  if (!sameFileSet(first, second)) {
+    issues.push(toolIssue(id, "folder_changed", `selected tool changed while loading: ${id}`));
+  } else if (manifestBytes !== undefined) {
+    const listed = second.files.find((file) => file.relpath === MANIFEST_FILE);
+    if (listed === undefined || !sameBytes(listed.bytes, manifestBytes)) {
+      issues.push(toolIssue(id, "folder_changed", `selected tool manifest changed while loading: ${id}`));
+    }
+  }
+  if (issues.length > before || manifest === undefined) return undefined;
+  return { selection, folder, parsed, manifest, fileSet: second, warnings };
+}
+
+/** Checks the entry's exports (tool-api.md §5.3); returns the registration fields or pushes issues. */
+function checkExports(
+  tool: PhaseOneTool,
+  module: ImportedModule,
+  issues: ToolIssue[],
+  warnings: ToolIssue[],
+): ToolRegistration | undefined {
+  const id = tool.selection.identity;
+  const before = issues.length;
+  const has = (name: string): boolean => Object.hasOwn(module, name) && module[name] !== undefined;
+  const handler = module.handler;
+  const validateArgs = has("validateArgs") ? module.validateArgs : undefined;
+  const describeEffects = has("describeEffects") ? module.describeEffects : undefined;
+  if (typeof handler !== "function" || (has("validateArgs") && typeof validateArgs !== "function")) {
+    issues.push(toolIssue(id, "handler_invalid", `invalid selected tool handler or validator: ${id}`));
+  }
+  const manifest = tool.manifest;
+  const hasEffects = manifest.effects_schema !== undefined;
+  if (hasEffects && typeof describeEffects !== "function") {
+    issues.push(toolIssue(id, "effects_descriptor_missing", `missing effects descriptor: ${id}`));
+  }
+  if (!hasEffects && describeEffects !== undefined) {
+    warnings.push(
+      toolIssue(
+        id,
+        "effects_descriptor_ignored",
+        `describeEffects of ${id} is ignored: the manifest has no effects_schema`,
+      ),
+    );
+  }
+  if (issues.length > before) return undefined;
+  const registration: ToolRegistration = {
+    name: tool.selection.alias ?? manifest.name,
+    identity: id,
+    description: manifest.description,
+    inputSchema: manifest.input_schema,
+    conditionSources: manifest.condition_sources ?? ["arguments"],
+    handler: handler as ToolRegistration["handler"],
+  };
+  if (hasEffects) {
+    registration.effectsSchema = manifest.effects_schema;
+    registration.describeEffects = describeEffects as ToolRegistration["describeEffects"];
+  }
+  if (validateArgs !== undefined)
+    registration.validateArgs = validateArgs as ToolRegistration["validateArgs"];
+  if (manifest.panels !== undefined) registration.panels = manifest.panels;
+  return registration;
+}
+
+interface RunOutcome {
+  issues: ToolIssue[];
+  warnings: ToolIssue[];
+  tools: LoadedTool[];
+}
+
+/** Phase 1 for every selection, the name check, then (only when all is clean) phase 2 in selection order. */
+async function run(
+  inputs: ReadonlyArray<string | ToolSelection>,
+  options: LoadToolOptions,
+): Promise<RunOutcome> {
+  const issues: ToolIssue[] = [];
+  const warnings: ToolIssue[] = [];
+  const selections = inputs.map(resolveSelection);
+  const passed: PhaseOneTool[] = [];
+  for (const selection of selections) {
+    const tool = await phaseOne(selection, issues);
+    if (tool) passed.push(tool);
+  }
+  if (issues.length === 0) {
+    const names = new Set<string>();
+    for (const tool of passed) {
+      const name = tool.selection.alias ?? tool.manifest.name;
+      if (names.has(name)) {
+        issues.push(
+          toolIssue(tool.selection.identity, "tool_name_duplicate", `duplicate tool name: ${name}`),
+        );
+      } else {
+        names.add(name);
+      }
+    }
+  }
+  for (const tool of passed) warnings.push(...tool.warnings);
+  if (issues.length > 0) return { issues, warnings, tools: [] };
+
+  const cacheDir = options.cacheDir ?? defaultSnapshotCacheDir();
+  const tools: LoadedTool[] = [];
+  for (const tool of passed) {
+    const id = tool.selection.identity;
+    const digest = sourceDigest(id, tool.fileSet.files, tool.parsed);
+    let module: ImportedModule;
+    let importDir = tool.folder;
+    try {
+      if (tool.selection.snapshot)
+        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files);
+      const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
+      module = (await import(url)) as ImportedModule;
+    } catch (error) {
+      issues.push(
+        toolIssue(
+          id,
+          "entry_load_failed",
+          `selected tool entry failed to load: ${id}: ${thrownMessage(error)}`,
+        ),
+      );
+      continue;
+    }
+    const toolWarnings = [...tool.warnings];
+    const registration = checkExports(tool, module, issues, toolWarnings);
+    for (const warning of toolWarnings.slice(tool.warnings.length)) warnings.push(warning);
+    if (registration === undefined) continue;
+    tools.push(
+      Object.freeze({
+        identity: id,
+        dir: tool.folder,
+        manifest: tool.manifest,
+        registration,
+        digest,
+        importDir,
+        warnings: toolWarnings,
+      }),
+    );
+  }
+  return { issues, warnings, tools: issues.length > 0 ? [] : tools };
+}
+
+/**
+ * Loads the selected tool folders (tool-api.md §5.2–5.5): every manifest is read and validated before any entry
+ * is imported (one bad tool means no import at all), entries are imported in selection order from their
+ * content-addressed copy, and loading is all-or-nothing. Throws a `ContractError` carrying every issue (each with
+ * the selection id of its tool in `tool`).
+ */
+export async function loadToolFolders(
+  selections: ReadonlyArray<string | ToolSelection>,
+  options: LoadToolOptions = {},
+): Promise<LoadedTool[]> {
+  const outcome = await run(selections, options);
+  if (outcome.issues.length > 0) throw ContractError.fromIssues(outcome.issues);
+  return outcome.tools;
+}
+
+/** Loads one tool folder (see `loadToolFolders`); throws a `ContractError`. */
+export async function loadToolFolder(dir: string, options: LoadToolFolderOptions = {}): Promise<LoadedTool> {
+  const { cacheDir, ...selection } = options;
+  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir });
+  return tool as LoadedTool;
+}
+
+/**
+ * Validates one tool folder as a loader would (tool-api.md §5.3, last paragraph): phase 1 and, only when it is
+ * clean, the phase 2 import and export checks, without registering anything. Never throws.
+ */
+export async function validateToolFolder(
+  dir: string,
+  options: LoadToolFolderOptions = {},
+): Promise<ToolFolderValidation> {
+  const { cacheDir, ...selection } = options;
+  const id = selection.identity ?? basename(resolve(String(dir)));
+  try {
+    const outcome = await run([{ ...selection, dir }], { cacheDir });
+    return { ok: outcome.issues.length === 0, issues: outcome.issues, warnings: outcome.warnings };
+  } catch (error) {
+    const issue = toolIssue(
+      id,
+      "folder_missing",
+      `missing or escaping selected tool ${id}: ${thrownMessage(error)}`,
+    );
+    return { ok: false, issues: [issue], warnings: [] };
+  }
+}

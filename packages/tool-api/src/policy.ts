@@ -1,0 +1,175 @@
+import {
+  type CompiledGlob,
+  compileGlob,
+  matchPredicate,
+  type Predicate,
+  type RegexEngine,
+} from "@raw/predicate";
+import { MAX_POLICY_CACHE_ENTRIES } from "./limits.js";
+import { compileRules, type RuleEffect, type ToolRule } from "./rules.js";
+
+/** What `explain` returns (tool-api.md §9.5). */
+export interface PolicyExplanation {
+  decision: RuleEffect;
+  /** Index of the deciding rule, or `null` when no rule applied (the default `allow`). */
+  ruleIndex: number | null;
+  hidden: boolean;
+}
+
+/** A policy built from rules (tool-api.md §9.2–9.5). */
+export interface Policy {
+  /** The parsed rules. */
+  readonly rules: readonly ToolRule[];
+  /** §9.2: the last applicable rule wins; conditional rules apply only when `args` is supplied. */
+  evaluate(identity: string, args?: unknown, effects?: unknown): RuleEffect;
+  /** §9.5: the decision, the deciding rule's index and whether the tool is hidden. */
+  explain(identity: string, args?: unknown, effects?: unknown): PolicyExplanation;
+  /** §9.3: true when the unconditional rules alone give `deny`. */
+  isHidden(identity: string): boolean;
+}
+
+/** Options of `createPolicy`. */
+export interface PolicyOptions {
+  /** The RE2 engine raw rules are compiled with (default re2js). */
+  engine?: RegexEngine | undefined;
+  /** How many identities keep their precomputed plan (default `MAX_POLICY_CACHE_ENTRIES`). */
+  maxCachedIdentities?: number | undefined;
+}
+
+/**
+ * What the rules say about one identity, computed once: the unconditional outcome and the conditional rules that
+ * could still change it (those after the last applicable unconditional rule), latest first.
+ */
+export interface IdentityPlan {
+  readonly hidden: boolean;
+  /** Effect of the last applicable unconditional rule, or `allow`. */
+  readonly baseEffect: RuleEffect;
+  /** Index of the last applicable unconditional rule, or -1. */
+  readonly baseIndex: number;
+  /** Conditional rules whose glob matches and that come after `baseIndex`, highest index first. */
+  readonly conditional: readonly Predicate[];
+  /** Their indexes, in the same order. */
+  readonly conditionalIndex: readonly number[];
+}
+
+/** A compiled rule set: globs compiled once, plans per identity (internal to the registry and `createPolicy`). */
+export interface CompiledPolicy {
+  readonly rules: readonly ToolRule[];
+  readonly globs: readonly CompiledGlob[];
+  plan(identity: string): IdentityPlan;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** Builds the plan of one identity (no caching). */
+function buildPlan(
+  rules: readonly ToolRule[],
+  globs: readonly CompiledGlob[],
+  identity: string,
+): IdentityPlan {
+  let baseIndex = -1;
+  let baseEffect: RuleEffect = "allow";
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as ToolRule;
+    if (rule.when === undefined && (globs[i] as CompiledGlob).test(identity)) {
+      baseIndex = i;
+      baseEffect = rule.effect;
+    }
+  }
+  const conditional: Predicate[] = [];
+  const conditionalIndex: number[] = [];
+  for (let i = rules.length - 1; i > baseIndex; i--) {
+    const rule = rules[i] as ToolRule;
+    if (rule.when !== undefined && (globs[i] as CompiledGlob).test(identity)) {
+      conditional.push(rule.when);
+      conditionalIndex.push(i);
+    }
+  }
+  return Object.freeze({
+    hidden: baseEffect === "deny",
+    baseEffect,
+    baseIndex,
+    conditional: conditional.length === 0 ? EMPTY : Object.freeze(conditional),
+    conditionalIndex: conditionalIndex.length === 0 ? EMPTY : Object.freeze(conditionalIndex),
+  });
+}
+
+/** Compiles parsed (or raw) rules once; `plan(identity)` is cached in a bounded map. */
+export function compilePolicy(rules: unknown, options: PolicyOptions = {}): CompiledPolicy {
+  const parsed = compileRules(rules ?? [], { engine: options.engine });
+  const globs = Object.freeze(parsed.map((rule) => compileGlob(rule.match, { engine: options.engine })));
+  const limit = Math.max(1, options.maxCachedIdentities ?? MAX_POLICY_CACHE_ENTRIES);
+  const cache = new Map<string, IdentityPlan>();
+  return Object.freeze({
+    rules: parsed,
+    globs,
+    plan(identity: string): IdentityPlan {
+      let plan = cache.get(identity);
+      if (plan === undefined) {
+        plan = buildPlan(parsed, globs, identity);
+        if (typeof identity === "string") {
+          if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+          cache.set(identity, plan);
+        }
+      }
+      return plan;
+    },
+  });
+}
+
+/** A reusable predicate input, so evaluation allocates nothing per call (matchPredicate keeps no reference). */
+const scratch: { arguments: unknown; effects: unknown } = { arguments: undefined, effects: undefined };
+
+/**
+ * The index of the first conditional rule of `plan` (latest first) whose predicate matches, or -1. Conditional
+ * rules apply only when arguments are supplied (§9.2).
+ */
+export function matchConditional(plan: IdentityPlan, args: unknown, effects: unknown): number {
+  const conditional = plan.conditional;
+  if (args === undefined || conditional.length === 0) return -1;
+  scratch.arguments = args;
+  scratch.effects = effects;
+  try {
+    for (let k = 0; k < conditional.length; k++) {
+      if (matchPredicate(conditional[k] as Predicate, scratch)) return k;
+    }
+    return -1;
+  } finally {
+    scratch.arguments = undefined;
+    scratch.effects = undefined;
+  }
+}
+
+/** §9.2 on a plan: a matching conditional rule after the last unconditional one gives `ask`. */
+export function evaluatePlan(plan: IdentityPlan, args: unknown, effects: unknown): RuleEffect {
+  return matchConditional(plan, args, effects) >= 0 ? "ask" : plan.baseEffect;
+}
+
+/**
+ * Creates a policy from rules (parsed by `parseRules`, or raw: raw rules are parsed here and a `ContractError`
+ * carrying every issue is thrown when they are invalid). Globs are compiled once; the unconditional outcome and the
+ * applicable conditional rules are computed once per identity (bounded cache).
+ */
+export function createPolicy(rules: unknown, options: PolicyOptions = {}): Policy {
+  const compiled = compilePolicy(rules, options);
+  return Object.freeze({
+    rules: compiled.rules,
+    evaluate(identity: string, args?: unknown, effects?: unknown): RuleEffect {
+      return evaluatePlan(compiled.plan(identity), args, effects);
+    },
+    explain(identity: string, args?: unknown, effects?: unknown): PolicyExplanation {
+      const plan = compiled.plan(identity);
+      if (plan.hidden) return { decision: "deny", ruleIndex: plan.baseIndex, hidden: true };
+      const k = matchConditional(plan, args, effects);
+      if (k >= 0) return { decision: "ask", ruleIndex: plan.conditionalIndex[k] as number, hidden: false };
+      return {
+        decision: plan.baseEffect,
+        ruleIndex: plan.baseIndex >= 0 ? plan.baseIndex : null,
+        hidden: false,
+      };
+    },
+    isHidden(identity: string): boolean {
+      return compiled.plan(identity).hidden;
+    },
+  });
+}

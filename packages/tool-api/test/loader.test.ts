@@ -1,0 +1,472 @@
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isContractError } from "@raw/schema";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { readFolderFileSet, sameFileSet } from "../src/file-set.js";
+import {
+  createToolRegistry,
+  loadToolFolder,
+  loadToolFolders,
+  type ToolIssue,
+  validateToolFolder,
+} from "../src/index.js";
+
+const base = mkdtempSync(join(tmpdir(), "raw-tool-api-loader-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let root: string;
+let cacheDir: string;
+let counter = 0;
+beforeEach(() => {
+  counter++;
+  root = join(base, `root-${counter}`);
+  cacheDir = join(base, `cache-${counter}`);
+  mkdirSync(root, { recursive: true });
+});
+
+const HANDLER = `export function handler(args, context) {
+  return { isError: false, content: [{ type: "text", text: "touched " + args.paths.join(",") + " in " + context.cwd }] };
+}
+`;
+
+function manifest(id: string, patch: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    api_version: 2,
+    id,
+    version: "1.0.0",
+    name: id,
+    description: "Creates empty files.",
+    input_schema: {
+      type: "object",
+      required: ["paths"],
+      properties: { paths: { type: "array", items: { type: "string" } } },
+    },
+    entry: "./index.mjs",
+    ...patch,
+  };
+}
+
+/** Writes a tool folder under `root` and returns its path. */
+function tool(
+  id: string,
+  options: { manifest?: unknown; raw?: string | Buffer; entry?: string; files?: Record<string, string> } = {},
+) {
+  const dir = join(root, id);
+  mkdirSync(dir, { recursive: true });
+  const body = options.raw ?? `${JSON.stringify(options.manifest ?? manifest(id), null, 2)}\n`;
+  writeFileSync(join(dir, "tool.json"), body);
+  if (options.entry !== undefined || options.files === undefined)
+    writeFileSync(join(dir, "index.mjs"), options.entry ?? HANDLER);
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+async function validate(dir: string, identity?: string) {
+  return validateToolFolder(dir, { cacheDir, ...(identity ? { identity } : {}) });
+}
+
+async function loadError(run: () => Promise<unknown>): Promise<ToolIssue[]> {
+  try {
+    await run();
+  } catch (error) {
+    if (isContractError(error)) return error.issues as ToolIssue[];
+    throw error;
+  }
+  throw new Error("expected a ContractError");
+}
+
+describe("loadToolFolder (tool-api.md §5)", () => {
+  it("loads a valid folder into the registration of §5.5 and dispatches it", async () => {
+    const dir = tool("touch", {
+      manifest: manifest("touch", {
+        panels: [{ id: "todo", title: "Todo" }],
+      }),
+      entry: `${HANDLER}export function validateArgs(args) { return args.paths.length ? undefined : "no paths"; }\n`,
+    });
+    const loaded = await loadToolFolder(dir, { identity: "local/touch", cacheDir });
+    expect(loaded.identity).toBe("local/touch");
+    expect(loaded.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(loaded.importDir).toBe(join(cacheDir, loaded.digest));
+    const { handler, validateArgs, ...fields } = loaded.registration;
+    expect(typeof handler).toBe("function");
+    expect(typeof validateArgs).toBe("function");
+    expect(fields).toEqual({
+      name: "touch",
+      identity: "local/touch",
+      description: "Creates empty files.",
+      inputSchema: manifest("touch").input_schema,
+      conditionSources: ["arguments"],
+      panels: [
+        {
+          id: "todo",
+          title: "Todo",
+          icon: "panel",
+          open: "never",
+          context: "none",
+          placement: "sidebar",
+          acp_plan: false,
+          actions: [],
+        },
+      ],
+    });
+    const registry = createToolRegistry();
+    registry.register(loaded.registration);
+    expect(await registry.dispatch({ name: "touch", arguments: { paths: ["a"] } }, { cwd: "/w" })).toEqual({
+      isError: false,
+      content: [{ type: "text", text: "touched a in /w" }],
+    });
+    expect(
+      (await registry.dispatch({ name: "touch", arguments: { paths: [] } }, { cwd: "/w" })).content,
+    ).toEqual([{ type: "text", text: "no paths" }]);
+  });
+
+  it("registers effects only with effects_schema, and warns about a stray describeEffects", async () => {
+    const effectsSchema = { type: "object", properties: { files: { type: "array" } } };
+    const withEffects = tool("fx", {
+      manifest: manifest("fx", { effects_schema: effectsSchema, condition_sources: ["effects"] }),
+      entry: `${HANDLER}export function describeEffects() { return { files: [] }; }\n`,
+    });
+    const loaded = await loadToolFolder(withEffects, { cacheDir });
+    expect(loaded.registration.effectsSchema).toEqual(effectsSchema);
+    expect(typeof loaded.registration.describeEffects).toBe("function");
+    expect(loaded.registration.conditionSources).toEqual(["effects"]);
+
+    const stray = tool("stray", { entry: `${HANDLER}export function describeEffects() { return {}; }\n` });
+    const strayLoaded = await loadToolFolder(stray, { cacheDir });
+    expect(strayLoaded.registration.describeEffects).toBeUndefined();
+    expect(strayLoaded.warnings).toEqual([
+      {
+        code: "effects_descriptor_ignored",
+        message: "describeEffects of stray is ignored: the manifest has no effects_schema",
+        tool: "stray",
+      },
+    ]);
+  });
+
+  it("imports from a content-addressed copy: later edits do not change a loaded tool", async () => {
+    const dir = tool("copy");
+    const first = await loadToolFolder(dir, { cacheDir });
+    writeFileSync(join(dir, "index.mjs"), HANDLER.replace("touched", "edited"));
+    const registry = createToolRegistry();
+    registry.register(first.registration);
+    const result = await registry.dispatch({ name: "copy", arguments: { paths: ["a"] } }, { cwd: "/" });
+    expect(result.content).toEqual([{ type: "text", text: "touched a in /" }]);
+    const second = await loadToolFolder(dir, { cacheDir });
+    expect(second.digest).not.toBe(first.digest);
+    expect(readFileSync(join(second.importDir, "index.mjs"), "utf8")).toContain("edited");
+  });
+
+  it("verifies an existing copy before reuse and rebuilds a tampered one", async () => {
+    const dir = tool("verify");
+    const first = await loadToolFolder(dir, { cacheDir });
+    writeFileSync(join(first.importDir, "index.mjs"), "export const handler = 1;\n");
+    writeFileSync(join(first.importDir, "extra.txt"), "x");
+    const again = await validate(dir);
+    expect(again).toEqual({ ok: true, issues: [], warnings: [] });
+    expect(readFileSync(join(first.importDir, "index.mjs"), "utf8")).toBe(HANDLER);
+    expect(existsSync(join(first.importDir, "extra.txt"))).toBe(false);
+  });
+
+  it("keeps the digest when only version changes, and changes it for any other byte", async () => {
+    const dir = tool("digest", { files: { "lib/a.txt": "a" }, entry: HANDLER });
+    const d0 = (await loadToolFolder(dir, { cacheDir })).digest;
+    writeFileSync(join(dir, "tool.json"), JSON.stringify(manifest("digest", { version: "2.3.4" })));
+    expect((await loadToolFolder(dir, { cacheDir })).digest).toBe(d0);
+    writeFileSync(join(dir, "tool.json"), JSON.stringify(manifest("digest", { description: "Other." })));
+    const d1 = (await loadToolFolder(dir, { cacheDir })).digest;
+    expect(d1).not.toBe(d0);
+    writeFileSync(join(dir, "lib/a.txt"), "b");
+    expect((await loadToolFolder(dir, { cacheDir })).digest).not.toBe(d1);
+    const other = (await loadToolFolder(dir, { cacheDir, identity: "agent/digest" })).digest;
+    expect(other).not.toBe(d1);
+  });
+
+  it("loads a CommonJS entry from its copy", async () => {
+    const dir = tool("common", {
+      manifest: manifest("common", { entry: "./lib/main.cjs" }),
+      files: {
+        "lib/main.cjs":
+          'exports.handler = () => ({ isError: false, content: [{ type: "text", text: require("./data.json").v }] });\n',
+        "lib/data.json": '{ "v": "from cjs" }',
+      },
+    });
+    const loaded = await loadToolFolder(dir, { cacheDir });
+    const registry = createToolRegistry();
+    registry.register(loaded.registration);
+    expect(
+      (await registry.dispatch({ name: "common", arguments: { paths: [] } }, { cwd: "/" })).content,
+    ).toEqual([{ type: "text", text: "from cjs" }]);
+  });
+
+  it("reads duplicate JSON keys as JSON.parse does: the last one wins", async () => {
+    const raw = JSON.stringify(manifest("dup")).replace('"name":"dup"', '"name":"first","name":"dup"');
+    const loaded = await loadToolFolder(tool("dup", { raw }), { cacheDir });
+    expect(loaded.registration.name).toBe("dup");
+  });
+});
+
+describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
+  it("folder_missing", async () => {
+    const result = await validate(join(root, "absent"));
+    expect(result.ok).toBe(false);
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({ code: "folder_missing", tool: "absent" });
+    expect(result.issues[0]?.message).toMatch(/^missing or escaping selected tool absent: ENOENT/);
+  });
+
+  it("folder_escape through a symbolic link", async () => {
+    const outside = join(base, `outside-${counter}`, "esc");
+    mkdirSync(outside, { recursive: true });
+    symlinkSync(outside, join(root, "esc"));
+    expect((await validate(join(root, "esc"), "local/esc")).issues).toEqual([
+      {
+        code: "folder_escape",
+        message: "missing or escaping selected tool local/esc: folder escape",
+        tool: "local/esc",
+      },
+    ]);
+  });
+
+  it("manifest_missing and manifest_escape", async () => {
+    mkdirSync(join(root, "empty"));
+    expect((await validate(join(root, "empty"))).issues).toEqual([
+      { code: "manifest_missing", message: "selected tool files are missing: empty", tool: "empty" },
+    ]);
+    const outsideFile = join(base, `outside-manifest-${counter}.json`);
+    writeFileSync(outsideFile, JSON.stringify(manifest("linked")));
+    mkdirSync(join(root, "linked"));
+    symlinkSync(outsideFile, join(root, "linked", "tool.json"));
+    expect((await validate(join(root, "linked"))).issues).toEqual([
+      { code: "manifest_escape", message: "selected tool manifest escapes folder: linked", tool: "linked" },
+    ]);
+    mkdirSync(join(root, "dirjson", "tool.json"), { recursive: true });
+    expect((await validate(join(root, "dirjson"))).issues[0]?.code).toBe("manifest_escape");
+  });
+
+  it("manifest_json_invalid for bad JSON, invalid UTF-8 and a BOM", async () => {
+    for (const [id, raw] of [
+      ["badjson", "{ nope"],
+      ["badutf", Buffer.from([0x7b, 0xff, 0x7d])],
+      ["bom", `\ufeff${JSON.stringify(manifest("bom"))}`],
+    ] as const) {
+      const { issues } = await validate(tool(id, { raw }));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatchObject({ code: "manifest_json_invalid", path: "", tool: id });
+      expect(issues[0]?.message.startsWith(`invalid selected tool manifest ${id}: `)).toBe(true);
+    }
+  });
+
+  it("reports manifest issues with the folder name as expected id", async () => {
+    const dir = tool("named", { manifest: manifest("other", { $schema: "x" }) });
+    expect((await validate(dir, "local/named")).issues).toEqual([
+      {
+        code: "manifest_unknown_field",
+        message: 'unknown field "$schema"',
+        path: "/$schema",
+        tool: "local/named",
+      },
+      {
+        code: "manifest_id_mismatch",
+        message: 'id "other" must equal the folder name "named"',
+        path: "/id",
+        tool: "local/named",
+      },
+    ]);
+  });
+
+  it("entry_missing", async () => {
+    const dir = tool("noentry", { manifest: manifest("noentry", { entry: "./missing.mjs" }) });
+    expect((await validate(dir)).issues).toEqual([
+      { code: "entry_missing", message: "selected tool files are missing: noentry", tool: "noentry" },
+    ]);
+  });
+
+  it("entry_escape for ./../x.mjs and for a symbolic link to a file outside", async () => {
+    writeFileSync(join(root, "x.mjs"), HANDLER);
+    const up = tool("up", { manifest: manifest("up", { entry: "./../x.mjs" }) });
+    expect((await validate(up)).issues).toEqual([
+      { code: "entry_escape", message: "selected tool entry escapes folder: up", tool: "up" },
+    ]);
+    const linked = tool("linkentry", { manifest: manifest("linkentry", { entry: "./link.mjs" }) });
+    symlinkSync(join(root, "x.mjs"), join(linked, "link.mjs"));
+    const issues = (await validate(linked)).issues;
+    expect(issues[0]).toEqual({
+      code: "entry_escape",
+      message: "selected tool entry escapes folder: linkentry",
+      tool: "linkentry",
+    });
+    expect(issues[1]).toEqual({
+      code: "file_escape",
+      message: "selected tool file escapes its folder: link.mjs",
+      tool: "linkentry",
+    });
+  });
+
+  it("allows symbolic links that stay inside the folder", async () => {
+    const dir = tool("inside", { manifest: manifest("inside", { entry: "./alias.mjs" }), entry: HANDLER });
+    symlinkSync("index.mjs", join(dir, "alias.mjs"));
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "sub", "data.txt"), "d");
+    symlinkSync("sub", join(dir, "sub-link"));
+    expect(await validate(dir)).toEqual({ ok: true, issues: [], warnings: [] });
+    const set = await readFolderFileSet(dir);
+    expect(set.files.map((f) => f.relpath)).toEqual([
+      "alias.mjs",
+      "index.mjs",
+      "sub-link/data.txt",
+      "sub/data.txt",
+      "tool.json",
+    ]);
+  });
+
+  it("file_escape for any link leaving the folder", async () => {
+    const dir = tool("fileesc");
+    writeFileSync(join(root, "secret.txt"), "s");
+    symlinkSync(join(root, "secret.txt"), join(dir, "z-secret.txt"));
+    expect((await validate(dir)).issues).toEqual([
+      {
+        code: "file_escape",
+        message: "selected tool file escapes its folder: z-secret.txt",
+        tool: "fileesc",
+      },
+    ]);
+  });
+
+  it("file_unsupported for a directory link cycle, a link loop and a FIFO", async () => {
+    const dir = tool("weird");
+    mkdirSync(join(dir, "d"));
+    symlinkSync("..", join(dir, "d", "up"));
+    symlinkSync("self", join(dir, "self"));
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    expect((await validate(dir)).issues).toEqual([
+      { code: "file_unsupported", message: "unsupported selected tool file: d/up", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: pipe", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: self", tool: "weird" },
+    ]);
+  });
+
+  it("detects a changed file set (same paths, modes, sizes and bytes)", async () => {
+    const dir = tool("change");
+    const a = await readFolderFileSet(dir);
+    expect(sameFileSet(a, await readFolderFileSet(dir))).toBe(true);
+    writeFileSync(join(dir, "index.mjs"), HANDLER.replace("touched", "touchee"));
+    expect(sameFileSet(a, await readFolderFileSet(dir))).toBe(false);
+    expect(a.files.map((f) => f.relpath)).toEqual(["index.mjs", "tool.json"]);
+  });
+
+  it("enumerates files sorted by relative path in code-unit order", async () => {
+    const dir = tool("sorted", {
+      files: { "a/b.txt": "1", "a-c.txt": "2", "B.txt": "3", "é.txt": "4" },
+      entry: HANDLER,
+    });
+    const set = await readFolderFileSet(dir);
+    expect(set.files.map((f) => f.relpath)).toEqual([
+      "B.txt",
+      "a-c.txt",
+      "a/b.txt",
+      "index.mjs",
+      "tool.json",
+      "é.txt",
+    ]);
+  });
+});
+
+describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
+  const markerEntry = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "imported");\n${HANDLER}`;
+
+  it("imports no entry at all when another selected tool is bad", async () => {
+    const marker = join(base, `marker-${counter}`);
+    const good = tool("good", { entry: markerEntry(marker) });
+    const bad = tool("bad", { manifest: manifest("bad", { api_version: 1 }) });
+    const issues = await loadError(() =>
+      loadToolFolders([good, { dir: bad, identity: "local/bad" }], { cacheDir }),
+    );
+    expect(issues).toEqual([
+      {
+        code: "manifest_api_version_unsupported",
+        message: "api_version must be the number 2 (raw.tool-api/2)",
+        path: "/api_version",
+        tool: "local/bad",
+      },
+    ]);
+    expect(existsSync(marker)).toBe(false);
+    await loadToolFolders([good], { cacheDir });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("tool_name_duplicate after every folder passed phase 1", async () => {
+    const a = tool("aa", { manifest: manifest("aa", { name: "same" }) });
+    const b = tool("bb", { manifest: manifest("bb", { name: "same" }) });
+    expect(await loadError(() => loadToolFolders([a, b], { cacheDir }))).toEqual([
+      { code: "tool_name_duplicate", message: "duplicate tool name: same", tool: "bb" },
+    ]);
+  });
+
+  it("entry_load_failed, handler_invalid and effects_descriptor_missing; nothing is loaded", async () => {
+    const throwing = tool("throws", { entry: 'throw new Error("bad import");\n' });
+    const noHandler = tool("nohandler", { entry: "export const handler = 42;\n" });
+    const badValidator = tool("badval", { entry: `${HANDLER}export const validateArgs = "nope";\n` });
+    const noDescriptor = tool("nodesc", {
+      manifest: manifest("nodesc", { effects_schema: { type: "object" } }),
+    });
+    const fine = tool("fine");
+    const issues = await loadError(() =>
+      loadToolFolders([fine, throwing, noHandler, badValidator, noDescriptor], { cacheDir }),
+    );
+    expect(issues).toEqual([
+      {
+        code: "entry_load_failed",
+        message: "selected tool entry failed to load: throws: bad import",
+        tool: "throws",
+      },
+      {
+        code: "handler_invalid",
+        message: "invalid selected tool handler or validator: nohandler",
+        tool: "nohandler",
+      },
+      {
+        code: "handler_invalid",
+        message: "invalid selected tool handler or validator: badval",
+        tool: "badval",
+      },
+      { code: "effects_descriptor_missing", message: "missing effects descriptor: nodesc", tool: "nodesc" },
+    ]);
+  });
+
+  it("validateToolFolder never throws and does not import when phase 1 fails", async () => {
+    const marker = join(base, `marker-v-${counter}`);
+    const dir = tool("vbad", { manifest: { ...manifest("vbad"), extra: 1 }, entry: markerEntry(marker) });
+    const result = await validate(dir);
+    expect(result.ok).toBe(false);
+    expect(result.issues.map((i) => i.code)).toEqual(["manifest_unknown_field"]);
+    expect(existsSync(marker)).toBe(false);
+    expect((await validateToolFolder(undefined as unknown as string)).ok).toBe(false);
+  });
+
+  it("returns panel icon warnings with the tool's selection id", async () => {
+    const dir = tool("icons", {
+      manifest: manifest("icons", { panels: [{ id: "p", title: "P", icon: "rocket" }] }),
+    });
+    expect((await validate(dir, "agent/icons")).warnings).toEqual([
+      {
+        code: "panel_icon_unknown",
+        message: '/panels/0: unknown icon "rocket" falls back to "panel"',
+        tool: "agent/icons",
+      },
+    ]);
+  });
+});

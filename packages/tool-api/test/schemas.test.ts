@@ -1,0 +1,61 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { serializeJsonSchema, validateWith } from "@raw/schema";
+import { describe, expect, it } from "vitest";
+import { ToolManifestSchema, ToolRulesSchema } from "../src/index.js";
+
+const files = [
+  ["tool.schema.json", ToolManifestSchema, "https://raw.tlelabs.com/schemas/raw.tool-api/2/tool.schema.json"],
+  ["rules.schema.json", ToolRulesSchema, "https://raw.tlelabs.com/schemas/raw.tool-api/2/rules.schema.json"],
+] as const;
+
+it.each(files)("schemas/%s matches its TypeBox source", (file, schema, id) => {
+  const url = new URL(`../schemas/${file}`, import.meta.url);
+  const text = serializeJsonSchema(schema, id);
+  if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
+  expect(readFileSync(url, "utf8")).toBe(text);
+});
+
+const manifest = {
+  api_version: 2,
+  id: "touch",
+  version: "1.0.0",
+  name: "touch",
+  description: "Creates empty files.",
+  input_schema: { type: "object" },
+  entry: "./index.mjs",
+};
+
+describe("ToolManifestSchema (editor convenience)", () => {
+  it("accepts a valid manifest and encodes the field rules", () => {
+    expect(validateWith(ToolManifestSchema, manifest)).toEqual([]);
+    expect(validateWith(ToolManifestSchema, { ...manifest, panels: [{ id: "p", title: "P" }] })).toEqual([]);
+    const bad = (patch: Record<string, unknown>) =>
+      validateWith(ToolManifestSchema, { ...manifest, ...patch });
+    expect(bad({ api_version: "2" }).length).toBeGreaterThan(0);
+    expect(bad({ id: "Touch" }).length).toBeGreaterThan(0);
+    expect(bad({ version: "01.0.0" }).length).toBeGreaterThan(0);
+    expect(bad({ name: "9x" }).length).toBeGreaterThan(0);
+    expect(bad({ description: "   " }).length).toBeGreaterThan(0);
+    expect(bad({ entry: "index.mjs" }).length).toBeGreaterThan(0);
+    expect(bad({ entry: "./a\\b.mjs" }).length).toBeGreaterThan(0);
+    expect(bad({ condition_sources: ["arguments", "arguments"] }).length).toBeGreaterThan(0);
+    expect(bad({ condition_sources: ["effects"] }).length).toBeGreaterThan(0);
+    expect(bad({ condition_sources: ["effects"], effects_schema: { type: "object" } })).toEqual([]);
+    expect(bad({ $schema: "x" }).length).toBeGreaterThan(0);
+  });
+});
+
+describe("ToolRulesSchema (editor convenience)", () => {
+  it("accepts rules and rejects a conditional non-ask rule", () => {
+    const when = { source: "arguments", any: "a", regex: "x" };
+    expect(
+      validateWith(ToolRulesSchema, [
+        { match: "*", effect: "allow" },
+        { match: "a", effect: "ask", when },
+      ]),
+    ).toEqual([]);
+    expect(validateWith(ToolRulesSchema, [{ match: "a", effect: "deny", when }]).length).toBeGreaterThan(0);
+    expect(validateWith(ToolRulesSchema, [{ match: " ", effect: "deny" }]).length).toBeGreaterThan(0);
+    expect(validateWith(ToolRulesSchema, [{ match: "a", effect: "deny", x: 1 }]).length).toBeGreaterThan(0);
+  });
+});
