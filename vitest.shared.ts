@@ -16,6 +16,5 @@ export const sharedConfig = defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     restoreMocks: true,
-    passWithNoTests: true,
   },
 });
