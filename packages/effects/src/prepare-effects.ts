@@ -1,4 +1,4 @@
-import { deepFreeze, type ObjectValidator, snapshotJson, thrownMessage } from "@raw/schema";
+import { freezeJsonTree, type ObjectValidator, snapshotJson, thrownMessage } from "@raw/schema";
 import { MAX_EFFECTS_BYTES } from "./limits.js";
 
 /** An effects descriptor: `describeEffects(args, { cwd })` (effects.md §3). */
@@ -74,7 +74,7 @@ export function prepareEffects(input: PrepareEffectsInput): PrepareEffectsResult
     }
 
     // 7. Freeze.
-    return { ok: true, effects: deepFreeze(snapshot.value) };
+    return { ok: true, effects: freezeJsonTree(snapshot.value) };
   } catch (error) {
     return { ok: false, code: "effects_error", message: `cannot describe ${name}: ${thrownMessage(error)}` };
   }

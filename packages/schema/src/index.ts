@@ -6,7 +6,7 @@ export {
   type ObjectValidator,
   safeCompileObjectSchema,
 } from "./compile-object-schema.js";
-export { deepFreeze } from "./deep-freeze.js";
+export { deepFreeze, freezeJsonTree } from "./deep-freeze.js";
 export { detectDialect } from "./dialect.js";
 export { ContractError, type Issue, isContractError, thrownMessage, type Validated } from "./issue.js";
 export { isPlainObject } from "./plain-object.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze, snapshotJson } from "../src/index.js";
+import { deepFreeze, freezeJsonTree, snapshotJson } from "../src/index.js";
 
 describe("snapshotJson", () => {
   it("round-trips through JSON: toJSON honoured, inherited properties dropped", () => {
@@ -70,5 +70,24 @@ describe("deepFreeze", () => {
   it("leaves primitives alone", () => {
     expect(deepFreeze(3)).toBe(3);
     expect(deepFreeze(null)).toBe(null);
+  });
+});
+
+describe("freezeJsonTree", () => {
+  it("freezes every node of a parsed JSON tree, including deep ones, without recursion limits", () => {
+    const deep = JSON.parse(`${"[".repeat(20_000)}{"a":[1,{"b":{}}]}${"]".repeat(20_000)}`);
+    freezeJsonTree(deep);
+    let node = deep;
+    for (let i = 0; i < 20_000; i++) {
+      expect(Object.isFrozen(node)).toBe(true);
+      node = node[0];
+    }
+    expect(Object.isFrozen(node.a[1].b)).toBe(true);
+  });
+
+  it("treats a JSON __proto__ key as an ordinary own key", () => {
+    const value = freezeJsonTree(JSON.parse('{"__proto__":{"x":1}}'));
+    expect(Object.isFrozen(Object.getOwnPropertyDescriptor(value, "__proto__")?.value)).toBe(true);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 });

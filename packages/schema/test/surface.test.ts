@@ -15,6 +15,7 @@ it("pins the public export names", () => {
       "detectDialect",
       "escapePointerToken",
       "formatValidationIssues",
+      "freezeJsonTree",
       "isContractError",
       "isPlainObject",
       "issuesFromAjv",
