@@ -54,8 +54,10 @@ export interface ToolGateRequest {
   readonly identity: string;
   readonly name: string;
   readonly source?: "model" | "user_action" | undefined;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  readonly effects?: Readonly<Record<string, unknown>> | undefined;
+  /** The frozen arguments (a JSON object; anything else makes the payload invalid and the gate fail closed). */
+  readonly arguments: unknown;
+  /** The frozen effects snapshot, when the tool has a descriptor. */
+  readonly effects?: unknown;
   readonly toolCallId?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
@@ -294,8 +296,8 @@ export function createHookDispatcher(
         identity: request.identity,
         name: request.name,
         source: request.source,
-        arguments: request.arguments,
-        effects: request.effects,
+        arguments: request.arguments as HookToolFields["arguments"],
+        effects: request.effects as HookToolFields["effects"],
         toolCallId: request.toolCallId,
       },
     });
@@ -314,8 +316,8 @@ export function createHookDispatcher(
         identity: request.identity,
         name: request.name,
         source: request.source,
-        arguments: request.arguments,
-        effects: request.effects,
+        arguments: request.arguments as HookToolFields["arguments"],
+        effects: request.effects as HookToolFields["effects"],
         toolCallId: request.toolCallId,
         result: request.result as HookToolFields["result"],
       },
