@@ -1,3 +1,9 @@
+import { isatty } from "node:tty";
 import { runCli } from "./cli.js";
 
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: () => process.stdin,
+  interactive: isatty(0) && isatty(2),
+});

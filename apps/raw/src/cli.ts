@@ -1,27 +1,122 @@
-/** Where the CLI writes; tests pass their own streams. */
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./support/io.js";
+import { COMMAND_HELP, type CommandName } from "./support/usage.js";
+
+export type { CliIo } from "./support/io.js";
+
+/** What every command module exports: `run(argv, io)` resolves to the exit code. */
+export interface CommandModule {
+  run(argv: string[], io: CliIo): Promise<number>;
 }
 
-const PACKAGES: ReadonlyArray<readonly [string, string]> = [
-  ["@raw/schema", "JSON Schema machinery, issues and contract errors"],
-  ["@raw/predicate", "predicates {source, any, regex} and identity globs (RE2)"],
-  ["@raw/effects", "intended effects, path normalization, write_file effects, the patch parser"],
-  ["@raw/panel", "raw.panel/2 declarations, documents, updates, host, forms and rendering"],
-  ["@raw/hook-protocol", "raw.hook/2 manifests, payloads, responses, runner and dispatcher"],
-  ["@raw/tool-api", "raw.tool-api/2 manifests, folder loading, policy and dispatch"],
-];
+/** The commands, each loaded with a dynamic `import()` only when it runs (nothing else is imported before). */
+const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
+  validate: () => import("./commands/validate.js"),
+  schema: () => import("./commands/schema.js"),
+  init: () => import("./commands/init.js"),
+  policy: () => import("./commands/policy.js"),
+  call: () => import("./commands/call.js"),
+  effects: () => import("./commands/effects.js"),
+  hook: () => import("./commands/hook.js"),
+  panel: () => import("./commands/panel.js"),
+  demo: () => import("./commands/demo.js"),
+};
 
-/** Runs the `raw` CLI with `argv` (without the node and script paths) and returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const [command] = argv;
-  if (command === undefined || command === "demo") {
-    io.stdout.write("Raw contracts: raw.tool-api/2, raw.panel/2, raw.hook/2\n\n");
-    for (const [name, what] of PACKAGES) io.stdout.write(`  ${name.padEnd(20)} ${what}\n`);
-    io.stdout.write("\nThe scripted demo session arrives with the reference CLI (issue 6).\n");
-    return 0;
+function helpText(): string {
+  const lines = [
+    "usage: raw <command> [options]   (--debug shows the stack of an unexpected error)",
+    "",
+    "Commands:",
+  ];
+  for (const [name, entry] of Object.entries(COMMAND_HELP))
+    lines.push(`  ${name.padEnd(9)} ${entry.summary}`);
+  lines.push("", "Usage:");
+  for (const entry of Object.values(COMMAND_HELP)) lines.push(`  ${entry.usage.replaceAll("\n", "\n  ")}`);
+  lines.push("", "Exit codes: 0 ok, 1 validation or contract failure, 2 usage error.");
+  return `${lines.join("\n")}\n`;
+}
+
+interface CodedError {
+  code: string;
+  message: string;
+  exitCode?: number;
+  usage?: string;
+  issues?: ReadonlyArray<{ code: string; message: string; path?: string }>;
+}
+
+function isCoded(error: unknown): error is CodedError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as CodedError).code === "string" &&
+    typeof (error as CodedError).message === "string" &&
+    /^[a-z][a-z0-9_]*$/.test((error as CodedError).code)
+  );
+}
+
+/** Prints an error the way the CLI promises: a coded message, a stack trace only with `--debug`. */
+function report(error: unknown, io: CliIo, debug: boolean): number {
+  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
+  if (isCoded(error) && (error as unknown as Error).name === "UsageError") {
+    io.stderr.write(`raw: usage: ${error.message}\n`);
+    if (error.usage) io.stderr.write(`usage: ${error.usage.replaceAll("\n", "\n       ")}\n`);
+    return EXIT_USAGE;
   }
-  io.stderr.write(`raw: unknown command "${command}"\n`);
-  return 2;
+  if (isCoded(error)) {
+    io.stderr.write(`raw: ${error.code}: ${error.message}\n`);
+    const issues = Array.isArray(error.issues) ? error.issues : [];
+    if (issues.length > 1 || (issues.length === 1 && issues[0]?.message !== error.message)) {
+      for (const issue of issues) {
+        const at = issue.path === undefined ? "" : `${issue.path === "" ? "(root)" : issue.path}  `;
+        io.stderr.write(`  ${issue.code}  ${at}${issue.message}\n`);
+      }
+    }
+    io.stderr.write(stack);
+    return typeof error.exitCode === "number" ? error.exitCode : EXIT_FAILURE;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`raw: internal_error: ${message}\n`);
+  io.stderr.write(stack || "raw: run again with --debug to see the stack\n");
+  return EXIT_FAILURE;
+}
+
+/** Runs the `raw` CLI with `argv` (without the node and script paths) and resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const end = argv.indexOf("--");
+  const head = end === -1 ? [...argv] : argv.slice(0, end);
+  const debug = head.includes("--debug");
+  // With --debug, stack traces point into the TypeScript sources (the build ships source maps).
+  if (debug) process.setSourceMapsEnabled(true);
+  const args = [...head.filter((arg) => arg !== "--debug"), ...(end === -1 ? [] : argv.slice(end))];
+  const [command, ...rest] = args;
+  try {
+    if (command === undefined) {
+      io.stderr.write(helpText());
+      return EXIT_USAGE;
+    }
+    if (command === "--help" || command === "-h" || command === "help") {
+      io.stdout.write(helpText());
+      return EXIT_OK;
+    }
+    if (command === "--version") {
+      const { cliVersion } = await import("./support/paths.js");
+      io.stdout.write(`${cliVersion()}\n`);
+      return EXIT_OK;
+    }
+    if (!Object.hasOwn(COMMANDS, command)) {
+      io.stderr.write(`raw: unknown command "${command}"\n`);
+      io.stderr.write('raw: run "raw --help" for the list of commands\n');
+      return EXIT_USAGE;
+    }
+    const name = command as CommandName;
+    const restEnd = rest.indexOf("--");
+    const options = restEnd === -1 ? rest : rest.slice(0, restEnd);
+    if (options.includes("--help") || options.includes("-h")) {
+      io.stdout.write(`usage: ${COMMAND_HELP[name].usage.replaceAll("\n", "\n       ")}\n`);
+      return EXIT_OK;
+    }
+    const module = await COMMANDS[name]();
+    return await module.run(rest, io);
+  } catch (error) {
+    return report(error, io, debug);
+  }
 }

@@ -1,4 +1,7 @@
-import { escapePointerToken } from "@raw/schema";
+/** Escapes one JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+function escapePointerToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
 
 /** A 1-based line and column in a JSON source text (columns count UTF-16 code units). */
 export interface SourcePosition {
@@ -26,6 +29,18 @@ export function positionAt(text: string, offset: number): SourcePosition {
 }
 
 /**
+ * `JSON.parse`'s message on one line: V8 quotes the text around the error (`Unexpected token 'o', "<text>" is not
+ * valid JSON`), which may span lines and repeat the input; the line and column say where it is instead.
+ */
+export function parserMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
+}
+
+/**
  * Parses `text` as JSON (the value is exactly `JSON.parse`'s: duplicate keys keep the last value) and maps
  * JSON Pointers to source positions. A syntax error is reported with `JSON.parse`'s message and the line and
  * column where the text stops being JSON.
@@ -37,7 +52,7 @@ export function parseJsonSource(text: string): JsonSource {
   } catch (error) {
     const scan = new Scanner(text);
     const offset = scan.errorOffset();
-    return { ok: false, message: (error as Error).message, position: positionAt(text, offset) };
+    return { ok: false, message: parserMessage(error), position: positionAt(text, offset) };
   }
   let positions: Map<string, number> | undefined;
   return {

@@ -1,0 +1,119 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { loadTools } from "../support/bundled.js";
+import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { formatText } from "../support/report.js";
+import { type Approver, openSession } from "../support/session.js";
+import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
+import { callHeader, stepText, traceJson } from "../support/trace.js";
+import { usageOf } from "../support/usage.js";
+
+/** `--cwd`: an existing folder, absolute. */
+export async function sessionCwd(value: string | undefined, cwd: string): Promise<string> {
+  const dir = resolve(cwd, value ?? ".");
+  try {
+    if ((await stat(dir)).isDirectory()) return dir;
+  } catch {
+    // Reported below.
+  }
+  throw new CliFailure("cwd_missing", `${value ?? dir} is not a folder`);
+}
+
+/**
+ * `raw call <tool> --args <json|@file> [--rules f] [--hook dir]... [--cwd dir] [--approve yes|no|ask]
+ * [--format text|json]`: one call of a bundled tool through the real pipeline, with a step trace.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("call");
+  const args = parseCommandArgs(
+    argv,
+    {
+      args: { type: "string" },
+      rules: { type: "string" },
+      hook: { type: "string", multiple: true },
+      tool: { type: "string", multiple: true },
+      cwd: { type: "string" },
+      approve: { type: "string" },
+      format: { type: "string" },
+    },
+    usage,
+    { min: 1, max: 1 },
+  );
+  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+  const approveMode = choiceOption(args, "approve", ["yes", "no", "ask"] as const, "ask", usage);
+  const argsValue = stringOption(args, "args");
+  if (argsValue === undefined) throw new UsageError("--args is required", usage);
+  const here = cwdOf(io);
+  const callArgs = await jsonOption(argsValue, "args", here, usage);
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+
+  let rules: RulesInput | undefined;
+  const rulesPath = stringOption(args, "rules");
+  if (rulesPath !== undefined) {
+    const loaded = await loadRulesFile(rulesPath, here);
+    if (!loaded.ok) {
+      io.stderr.write(formatText([loaded.report]));
+      return EXIT_FAILURE;
+    }
+    rules = loaded.input;
+  }
+  const tools = await loadTools(stringsOption(args, "tool"), here);
+  if (!tools.ok) {
+    io.stderr.write(formatText(tools.reports));
+    return EXIT_FAILURE;
+  }
+  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
+  if (!hooks.ok) {
+    io.stderr.write(formatText(hooks.reports));
+    return EXIT_FAILURE;
+  }
+
+  let terminal: Terminal | undefined;
+  const term = (): Terminal => {
+    if (terminal === undefined) {
+      const stdin = io.stdin?.();
+      if (stdin === undefined) throw new CliFailure("interaction_unavailable", "no terminal input");
+      terminal = new Terminal(stdin, process.stderr);
+      terminal.onInterrupt(() => onSigint());
+    }
+    return terminal;
+  };
+  const controller = new AbortController();
+  const interactive = io.interactive === true;
+  let approver: Approver | undefined;
+  if (approveMode === "yes") approver = { approve: () => true, label: "--approve yes" };
+  else if (approveMode === "no") approver = { approve: () => false, label: "--approve no" };
+  else if (interactive)
+    approver = { approve: (request) => promptApproval(term(), request), label: "the terminal" };
+
+  // The first Ctrl-C aborts the call (handlers and hooks get the signal); a second one exits at once.
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  const session = await openSession({
+    cwd,
+    tools: tools.tools,
+    rules,
+    hooks: hooks.hooks,
+    approver,
+    interactionAdapter: interactive
+      ? (request, signal, retry) => terminalFormAdapter(term())(request, signal, retry)
+      : undefined,
+    onStep: format === "text" ? (step) => io.stdout.write(stepText(step)) : undefined,
+  });
+  try {
+    const tool = session.resolveName(args.positionals[0] as string);
+    if (format === "text") io.stdout.write(callHeader(tool, callArgs));
+    const trace = await session.call(tool, callArgs, { signal: controller.signal });
+    if (format === "json") io.stdout.write(`${JSON.stringify(traceJson(trace), null, 2)}\n`);
+    return trace.result.isError ? EXIT_FAILURE : EXIT_OK;
+  } finally {
+    process.off("SIGINT", onSigint);
+    session.close();
+    terminal?.close();
+  }
+}

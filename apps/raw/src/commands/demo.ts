@@ -1,0 +1,214 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { InteractionAdapter } from "@raw/panel";
+import type { ApprovalRequest } from "@raw/tool-api";
+import { parseCommandArgs } from "../support/args.js";
+import { loadTools } from "../support/bundled.js";
+import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
+import { type CliIo, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
+import { bundledHooksRoot, examplesRoot } from "../support/paths.js";
+import { compactJson, effectLines, indent } from "../support/present.js";
+import { formatText } from "../support/report.js";
+import { openSession } from "../support/session.js";
+import { callHeader, stepText } from "../support/trace.js";
+import { usageOf } from "../support/usage.js";
+
+/** One scripted call: what it shows, the call, and the result code the script expects (none = success). */
+interface Scene {
+  title: string;
+  tool: string;
+  args: unknown;
+  expect?: string;
+}
+
+const PATCH_WITH_MOVE = [
+  "*** Begin Patch",
+  "*** Update File: notes.txt",
+  "*** Move to: protected/notes.txt",
+  "@@",
+  "-draft",
+  "+final",
+  "*** End Patch",
+].join("\n");
+
+/** The script: the bundled tools, rules (`examples/rules.json`) and hooks (`guard`, `notify`) at work. */
+const SCENES: readonly Scene[] = [
+  {
+    title:
+      "1. A write whose intended effects touch a protected path (config/): policy asks, the script approves",
+    tool: "write_file",
+    args: {
+      operations: [
+        { path: "config/app.json", mode: "overwrite", content: '{ "debug": false }\n' },
+        { path: "notes.txt", mode: "overwrite", content: "draft\n" },
+      ],
+    },
+  },
+  {
+    title: "2. A patch that moves a file into protected/: the guard hook denies it before anyone is asked",
+    tool: "write_file",
+    args: { patch: PATCH_WITH_MOVE },
+    expect: "hook_denied",
+  },
+  {
+    title:
+      "3. A bash call with rm: the conditional rule asks (the guard only blocks a direct rm), the script approves",
+    tool: "bash",
+    args: { commands: [{ command: "touch a.tmp b.tmp && ls *.tmp | xargs rm -v" }] },
+  },
+  {
+    title: "4. A todo panel updated over several calls",
+    tool: "todo",
+    args: {
+      mode: "replace",
+      title: "Release",
+      items: [
+        { id: "tests", label: "Run the tests", status: "in_progress" },
+        { id: "notes", label: "Write the release notes" },
+        { id: "tag", label: "Tag the release" },
+      ],
+    },
+  },
+  {
+    title: "4. (continued) the tests pass",
+    tool: "todo",
+    args: {
+      mode: "merge",
+      items: [
+        { id: "tests", status: "done" },
+        { id: "notes", status: "in_progress" },
+      ],
+    },
+  },
+  {
+    title: "4. (continued) notes written, one more task",
+    tool: "todo",
+    args: {
+      mode: "merge",
+      items: [
+        { id: "notes", status: "done" },
+        { id: "announce", label: "Announce it", status: "pending" },
+      ],
+    },
+  },
+  {
+    title: "5. An ask_user form, answered by the script",
+    tool: "ask_user",
+    args: {
+      title: "Release",
+      questions: [
+        {
+          id: "target",
+          label: "Where should it go first?",
+          kind: "single_select",
+          options: [
+            { id: "staging", label: "Staging" },
+            { id: "prod", label: "Production" },
+          ],
+        },
+        { id: "note", label: "Anything to tell the team?", kind: "text", required: false },
+      ],
+    },
+  },
+];
+
+/** The script's answers to the ask_user form. */
+const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
+  target: "staging",
+  note: "ship after lunch",
+};
+
+/**
+ * `raw demo`: a short scripted session in a temporary folder. Every decision (policy, hooks, approval, panels,
+ * the form) shows in the trace; approvals and form answers come from scripted callbacks. Exits 1 when a call does
+ * not end the way the script expects.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  parseCommandArgs(argv, {}, usageOf("demo"), { min: 0, max: 0 });
+  const started = performance.now();
+  const here = process.cwd();
+  const rules = await loadRulesFile(join(examplesRoot(), "rules.json"), here);
+  if (!rules.ok) {
+    io.stderr.write(formatText([rules.report]));
+    return EXIT_FAILURE;
+  }
+  const hooks = await loadHookFolders(
+    [join(bundledHooksRoot(), "guard"), join(bundledHooksRoot(), "notify")],
+    here,
+  );
+  if (!hooks.ok) {
+    io.stderr.write(formatText(hooks.reports));
+    return EXIT_FAILURE;
+  }
+  const tools = await loadTools();
+  if (!tools.ok) {
+    io.stderr.write(formatText(tools.reports));
+    return EXIT_FAILURE;
+  }
+  const cwd = await mkdtemp(join(tmpdir(), "raw-demo-"));
+  const out = (text: string) => io.stdout.write(text);
+
+  const approve = (request: ApprovalRequest): boolean => {
+    const effects = request.effects === undefined ? ["none declared"] : effectLines(request.effects);
+    out(
+      `  ┆ approval request for ${request.name} (${request.identity})\n` +
+        `  ┆   intended effects:\n${indent(effects.join("\n"), 4).replace(/^/gm, "  ┆ ")}\n` +
+        `  ┆   arguments: ${compactJson(request.arguments)}\n  ┆ the script answers: yes\n`,
+    );
+    return true;
+  };
+  const adapter: InteractionAdapter = (request) => {
+    const answers: Record<string, string | string[]> = {};
+    for (const field of request.form.fields) {
+      const value = FORM_ANSWERS[field.id];
+      if (value !== undefined) answers[field.id] = value;
+    }
+    out(`  ┆ form "${request.document.title ?? "Questions"}" — the script answers ${compactJson(answers)}\n`);
+    return {
+      requestId: request.identity.requestId,
+      expectedRevision: request.revision,
+      idempotencyKey: randomUUID(),
+      response: "submit",
+      answers,
+    };
+  };
+
+  out("raw demo: the bundled tools, examples/rules.json and the guard and notify hooks in one session\n");
+  out(`session folder: ${cwd}\n`);
+  out("rules:\n");
+  for (const [i, rule] of (rules.input.raw as unknown[]).entries()) out(`  ${i}  ${compactJson(rule)}\n`);
+  out("hooks: local/guard (PreToolUse), local/notify (PostToolUseFailure, Stop)\n");
+
+  const session = await openSession({
+    cwd,
+    tools: tools.tools,
+    rules: rules.input,
+    hooks: hooks.hooks,
+    approver: { approve, label: "the demo script" },
+    interactionAdapter: adapter,
+    onStep: (step) => out(stepText(step)),
+  });
+  const surprises: string[] = [];
+  try {
+    for (const scene of SCENES) {
+      out(`\n${scene.title}\n`);
+      out(callHeader(scene.tool, scene.args));
+      const trace = await session.call(scene.tool, scene.args);
+      const code = trace.result.isError ? (trace.result.code ?? "error") : undefined;
+      if (code !== scene.expect)
+        surprises.push(`${scene.title}: expected ${scene.expect ?? "success"}, got ${code ?? "success"}`);
+    }
+  } finally {
+    session.close();
+    await rm(cwd, { recursive: true, force: true });
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (surprises.length > 0) {
+    io.stderr.write(`raw demo: unexpected outcomes:\n${surprises.map((s) => `  ${s}`).join("\n")}\n`);
+    return EXIT_FAILURE;
+  }
+  out(`\ndemo finished in ${seconds} s: ${SCENES.length} calls, every decision shown above\n`);
+  return EXIT_OK;
+}

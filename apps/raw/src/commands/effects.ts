@@ -1,0 +1,80 @@
+import { createToolRegistry, type PreToolUseRequest } from "@raw/tool-api";
+import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { loadTools } from "../support/bundled.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { effectLines } from "../support/present.js";
+import { formatText } from "../support/report.js";
+import { usageOf } from "../support/usage.js";
+import { sessionCwd } from "./call.js";
+
+/** The reason of the gate that stops `raw effects` calls before approval and the handler. */
+const STOPPED = "raw effects stops every call at the PreToolUse gate";
+
+/**
+ * `raw effects <tool> --args <json|@file> [--cwd dir] [--format text|json]`: the intended effects of a call, computed
+ * by the real pipeline (exposure, validation, effects preparation); the call is stopped at the PreToolUse gate, so
+ * nothing is approved or run.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("effects");
+  const args = parseCommandArgs(
+    argv,
+    {
+      args: { type: "string" },
+      cwd: { type: "string" },
+      tool: { type: "string", multiple: true },
+      format: { type: "string" },
+    },
+    usage,
+    { min: 1, max: 1 },
+  );
+  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+  const argsValue = stringOption(args, "args");
+  if (argsValue === undefined) throw new UsageError("--args is required", usage);
+  const here = cwdOf(io);
+  const callArgs = await jsonOption(argsValue, "args", here, usage);
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+
+  const loaded = await loadTools(stringsOption(args, "tool"), here);
+  if (!loaded.ok) {
+    io.stderr.write(formatText(loaded.reports));
+    return EXIT_FAILURE;
+  }
+  const tools = loaded.tools;
+  let reached: PreToolUseRequest | undefined;
+  const registry = createToolRegistry({
+    preToolUse: (request) => {
+      reached = request;
+      return { blocked: "denied", reason: STOPPED };
+    },
+  });
+  registry.register(tools.map((tool) => tool.registration));
+  const wanted = args.positionals[0] as string;
+  const name = tools.find((tool) => tool.identity === wanted)?.registration.name ?? wanted;
+  const result = await registry.dispatch({ name, arguments: callArgs }, { cwd });
+  const identity = registry.inspectionDefinition(name)?.identity ?? null;
+
+  if (reached === undefined) {
+    const first = result.content[0];
+    const message = first?.type === "text" ? first.text : "";
+    if (format === "json") {
+      io.stdout.write(
+        `${JSON.stringify({ tool: name, identity, ok: false, code: result.code ?? null, message }, null, 2)}\n`,
+      );
+    } else {
+      io.stderr.write(`raw: ${result.code ?? "error"}: ${message}\n`);
+    }
+    return EXIT_FAILURE;
+  }
+  const effects = reached.effects;
+  if (format === "json") {
+    io.stdout.write(
+      `${JSON.stringify({ tool: name, identity, ok: true, effects: effects ?? null }, null, 2)}\n`,
+    );
+  } else if (effects === undefined) {
+    io.stdout.write(`${name} (${identity}) declares no intended effects\n`);
+  } else {
+    io.stdout.write(`${effectLines(effects).join("\n")}\n`);
+  }
+  return EXIT_OK;
+}

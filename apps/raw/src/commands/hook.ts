@@ -1,0 +1,100 @@
+import { basename } from "node:path";
+import { buildHookPayload, createHookDispatcher, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
+import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
+import { loadHookFolders } from "../support/inputs.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { formatText } from "../support/report.js";
+import { usageOf } from "../support/usage.js";
+import { sessionCwd } from "./call.js";
+
+/**
+ * `raw hook run <dir> --event <E> --payload <json|@file> [--cwd dir] [--format text|json]`: loads the hook folder
+ * as a host would (snapshot included), builds the event's request from the payload fields and dispatches it to the
+ * hook alone: its subscriptions decide whether it runs, and its answer is printed with its receipt.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("hook");
+  const [sub, ...rest] = argv;
+  if (sub !== "run") {
+    throw new UsageError(
+      sub === undefined ? "missing subcommand (run)" : `unknown subcommand ${JSON.stringify(sub)}`,
+      usage,
+    );
+  }
+  const args = parseCommandArgs(
+    rest,
+    {
+      event: { type: "string" },
+      payload: { type: "string" },
+      cwd: { type: "string" },
+      format: { type: "string" },
+    },
+    usage,
+    { min: 1, max: 1 },
+  );
+  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+  const event = stringOption(args, "event");
+  if (event === undefined) throw new UsageError("--event is required", usage);
+  if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+    throw new UsageError(`--event must be one of ${HOOK_EVENTS.join(", ")}`, usage);
+  }
+  const payloadValue = stringOption(args, "payload");
+  if (payloadValue === undefined) throw new UsageError("--payload is required", usage);
+  const here = cwdOf(io);
+  const payloadJson = await jsonOption(payloadValue, "payload", here, usage);
+  if (typeof payloadJson !== "object" || payloadJson === null || Array.isArray(payloadJson)) {
+    throw new UsageError("--payload must be a JSON object", usage);
+  }
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+  const loaded = await loadHookFolders([args.positionals[0] as string], here);
+  if (!loaded.ok) {
+    io.stderr.write(formatText(loaded.reports));
+    return EXIT_FAILURE;
+  }
+  const hook = loaded.hooks[0];
+  if (hook === undefined) return EXIT_FAILURE;
+  // The payload holds the request's fields; a full request (with protocol_version and event) is accepted too.
+  const { protocol_version: _version, event: _event, ...fields } = payloadJson as Record<string, unknown>;
+  const payload = buildHookPayload(
+    event as HookEvent,
+    { cwd, ...fields } as Parameters<typeof buildHookPayload>[1],
+  );
+  const dispatcher = createHookDispatcher([hook], { envelope: { cwd } });
+  const result = await dispatcher.run(event as HookEvent, payload);
+  const receipt = result.receipts[0];
+  const ran = receipt !== undefined;
+  const body = {
+    hook: hook.id,
+    folder: basename(String(args.positionals[0])),
+    event,
+    ran,
+    blocked: result.blocked ?? null,
+    reason: result.reason ?? null,
+    receipt: receipt ?? null,
+  };
+  if (format === "json") {
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    const lines = [`${hook.id} ${event}`];
+    if (!ran && result.blocked === undefined) {
+      lines.push("  skipped   no subscription of this hook matches the payload (a host would not run it)");
+    } else {
+      if (receipt !== undefined) {
+        lines.push(`  outcome   ${receipt.outcome}${receipt.code ? ` (${receipt.code})` : ""}`);
+        if (receipt.message !== undefined) lines.push(`  message   ${receipt.message}`);
+      }
+      if (result.blocked !== undefined) lines.push(`  blocked   ${result.blocked}: ${result.reason ?? ""}`);
+      if (receipt !== undefined) lines.push(`  duration  ${receipt.durationMs} ms`);
+      if (receipt?.stderr)
+        lines.push(
+          "  stderr",
+          ...receipt.stderr
+            .trimEnd()
+            .split("\n")
+            .map((l) => `    ${l}`),
+        );
+    }
+    io.stdout.write(`${lines.join("\n")}\n`);
+  }
+  return receipt?.outcome === "error" || result.blocked === "error" ? EXIT_FAILURE : EXIT_OK;
+}

@@ -1,0 +1,181 @@
+import { resolve } from "node:path";
+import { createPolicy, type PolicyExplanation } from "@raw/tool-api";
+import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
+import type { ExpectedDecision, PolicyCase } from "../support/cases.js";
+import { displayPath, readJsonFile } from "../support/files.js";
+import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { compactJson } from "../support/present.js";
+import { type FileReport, formatText, locate } from "../support/report.js";
+import { usageOf } from "../support/usage.js";
+import { validateCasesValue } from "../support/validate-files.js";
+
+/** The deciding rule of an explanation as written in the rules file, with its location. */
+function decidingRule(rules: RulesInput, explanation: PolicyExplanation) {
+  if (explanation.ruleIndex === null) return { rule: null, location: null };
+  const found = ruleAt(rules, explanation.ruleIndex);
+  return { rule: found?.rule ?? null, location: found?.location ?? null };
+}
+
+function ruleText(rules: RulesInput, explanation: PolicyExplanation): string {
+  if (explanation.ruleIndex === null) return "no rule applies (the default is allow)";
+  const { rule, location } = decidingRule(rules, explanation);
+  return `rule ${explanation.ruleIndex} at ${location}: ${compactJson(rule)}`;
+}
+
+async function explainCommand(argv: string[], io: CliIo, usage: string): Promise<number> {
+  const args = parseCommandArgs(
+    argv,
+    {
+      rules: { type: "string" },
+      args: { type: "string" },
+      effects: { type: "string" },
+      format: { type: "string" },
+    },
+    usage,
+    { min: 1, max: 1 },
+  );
+  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+  const rulesPath = stringOption(args, "rules");
+  if (rulesPath === undefined) throw new UsageError("--rules is required", usage);
+  const cwd = cwdOf(io);
+  const argsValue = stringOption(args, "args");
+  const effectsValue = stringOption(args, "effects");
+  const callArgs = argsValue === undefined ? undefined : await jsonOption(argsValue, "args", cwd, usage);
+  const effects =
+    effectsValue === undefined ? undefined : await jsonOption(effectsValue, "effects", cwd, usage);
+  const loaded = await loadRulesFile(rulesPath, cwd);
+  if (!loaded.ok) {
+    io.stderr.write(formatText([loaded.report]));
+    return EXIT_FAILURE;
+  }
+  const rules = loaded.input;
+  const identity = args.positionals[0] as string;
+  const explanation =
+    callArgs === undefined && effects === undefined
+      ? createPolicy(rules.rules).explain(identity)
+      : createPolicy(rules.rules).explain(identity, callArgs ?? {}, effects);
+  if (format === "json") {
+    const body = { identity, ...explanation, ...decidingRule(rules, explanation) };
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    io.stdout.write(
+      `${identity}\n  decision  ${explanation.decision}\n  hidden    ${explanation.hidden}\n  decided   ${ruleText(rules, explanation)}\n`,
+    );
+  }
+  return EXIT_OK;
+}
+
+function matches(expect: ExpectedDecision, explanation: PolicyExplanation): boolean {
+  if (expect === "hidden") return explanation.hidden;
+  return explanation.decision === expect;
+}
+
+function actualOf(explanation: PolicyExplanation): ExpectedDecision {
+  return explanation.hidden ? "hidden" : explanation.decision;
+}
+
+async function testCommand(argv: string[], io: CliIo, usage: string): Promise<number> {
+  const args = parseCommandArgs(argv, { format: { type: "string" } }, usage, { min: 2, max: 2 });
+  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+  const cwd = cwdOf(io);
+  const [rulesPath, casesPath] = args.positionals as [string, string];
+  const loaded = await loadRulesFile(rulesPath, cwd);
+  const casesAbsolute = resolve(cwd, casesPath);
+  const casesFile = displayPath(casesAbsolute, cwd);
+  const read = await readJsonFile(casesAbsolute, casesFile);
+  const reports: FileReport[] = [];
+  if (!loaded.ok) reports.push(loaded.report);
+  if (!read.ok) {
+    reports.push({
+      file: casesFile,
+      kind: "cases",
+      ok: false,
+      issues: [locate({ code: read.code, message: read.detail }, read.position)],
+      warnings: [],
+    });
+  } else {
+    const issues = await validateCasesValue(read.value);
+    if (issues.length > 0) {
+      const located = issues.map((issue) =>
+        locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path)),
+      );
+      reports.push({ file: casesFile, kind: "cases", ok: false, issues: located, warnings: [] });
+    }
+  }
+  if (reports.length > 0 || !loaded.ok || !read.ok) {
+    io.stderr.write(formatText(reports));
+    return EXIT_FAILURE;
+  }
+  const rules = loaded.input;
+  const policy = createPolicy(rules.rules);
+  const cases = (read.value as { cases: PolicyCase[] }).cases;
+  const outcomes = cases.map((entry, index) => {
+    const explanation =
+      entry.arguments === undefined && entry.effects === undefined
+        ? policy.explain(entry.identity)
+        : policy.explain(entry.identity, entry.arguments ?? {}, entry.effects);
+    const at = read.source.positionOf(`/cases/${index}`);
+    const decided = decidingRule(rules, explanation);
+    return {
+      index,
+      name: entry.name ?? null,
+      identity: entry.identity,
+      expect: entry.expect,
+      actual: actualOf(explanation),
+      ok: matches(entry.expect, explanation),
+      explanation,
+      caseLocation: `${casesFile}:${at.line}:${at.column}`,
+      rule: decided.rule,
+      ruleLocation: decided.location,
+    };
+  });
+  const failed = outcomes.filter((o) => !o.ok).length;
+  if (format === "json") {
+    const body = {
+      ok: failed === 0,
+      summary: { passed: outcomes.length - failed, failed },
+      cases: outcomes.map((o) => ({
+        index: o.index,
+        name: o.name,
+        identity: o.identity,
+        expect: o.expect,
+        actual: o.actual,
+        ok: o.ok,
+        decision: o.explanation.decision,
+        ruleIndex: o.explanation.ruleIndex,
+        hidden: o.explanation.hidden,
+        rule: o.rule,
+        ruleLocation: o.ruleLocation,
+        caseLocation: o.caseLocation,
+      })),
+    };
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    const lines: string[] = [];
+    for (const o of outcomes) {
+      const label = o.name === null ? o.identity : `${o.name} (${o.identity})`;
+      if (o.ok) {
+        lines.push(`ok    ${o.caseLocation}  ${label}: ${o.actual}`);
+      } else {
+        lines.push(`FAIL  ${o.caseLocation}  ${label}: expected ${o.expect}, got ${o.actual}`);
+        lines.push(`      decided by ${ruleText(rules, o.explanation)}`);
+      }
+    }
+    lines.push("", `${outcomes.length - failed} passed, ${failed} failed`);
+    io.stdout.write(`${lines.join("\n")}\n`);
+  }
+  return failed === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** `raw policy explain ...` and `raw policy test <rules.json> <cases.json>`. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("policy");
+  const [sub, ...rest] = argv;
+  if (sub === "explain") return explainCommand(rest, io, usage);
+  if (sub === "test") return testCommand(rest, io, usage);
+  throw new UsageError(
+    sub === undefined ? "missing subcommand (explain or test)" : `unknown subcommand ${JSON.stringify(sub)}`,
+    usage,
+  );
+}

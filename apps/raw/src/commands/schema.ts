@@ -1,0 +1,108 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, relative, resolve } from "node:path";
+import { parseCommandArgs, stringOption } from "../support/args.js";
+import { casesSchemaText } from "../support/cases.js";
+import { displayPath } from "../support/files.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
+import { usageOf } from "../support/usage.js";
+
+/** The schemas `raw schema` knows: the committed files of the packages (read through their `schemas/*` export). */
+const SCHEMAS = {
+  tool: { module: "@raw/tool-api/schemas/tool.schema.json", file: "tool.schema.json" },
+  hook: { module: "@raw/hook-protocol/schemas/hook.schema.json", file: "hook.schema.json" },
+  rules: { module: "@raw/tool-api/schemas/rules.schema.json", file: "rules.schema.json" },
+  "panel-document": {
+    module: "@raw/panel/schemas/panel-document.schema.json",
+    file: "panel-document.schema.json",
+  },
+  cases: { module: undefined, file: "cases.schema.json" },
+} as const;
+
+type SchemaName = keyof typeof SCHEMAS;
+
+/** Which file names the editor setting maps to which schema. */
+const EDITOR_MAPPINGS: ReadonlyArray<{ fileMatch: string[]; schema: SchemaName }> = [
+  { fileMatch: ["**/tool.json"], schema: "tool" },
+  { fileMatch: ["**/hook.json"], schema: "hook" },
+];
+
+/** The exact text of a schema file. */
+async function schemaText(name: SchemaName): Promise<string> {
+  const entry = SCHEMAS[name];
+  if (entry.module === undefined) return casesSchemaText();
+  const path = createRequire(import.meta.url).resolve(entry.module);
+  return readFile(path, "utf8");
+}
+
+function idOf(text: string): string {
+  const id = (JSON.parse(text) as { $id?: unknown }).$id;
+  if (typeof id !== "string") throw new CliFailure("schema_invalid", "a committed schema has no $id");
+  return id;
+}
+
+async function writeSchema(dir: string, name: SchemaName, cwd: string, io: CliIo): Promise<string> {
+  const path = join(dir, SCHEMAS[name].file);
+  await writeFile(path, await schemaText(name));
+  io.stdout.write(`wrote ${displayPath(path, cwd)}\n`);
+  return path;
+}
+
+async function makeDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new CliFailure(
+      "out_unwritable",
+      `cannot create ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * `raw schema <tool|hook|rules|panel-document|cases> [--out dir]` prints (or writes) a JSON Schema;
+ * `raw schema --vscode [--out dir]` prints the `json.schemas` setting that maps `**\/tool.json` and
+ * `**\/hook.json` to theirs (with `--out`, to the written files; otherwise to their `$id` URLs).
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("schema");
+  const args = parseCommandArgs(argv, { out: { type: "string" }, vscode: { type: "boolean" } }, usage, {
+    min: 0,
+    max: 1,
+  });
+  const cwd = cwdOf(io);
+  const out = stringOption(args, "out");
+  const outDir = out === undefined ? undefined : resolve(cwd, out);
+  if (args.values.vscode === true) {
+    if (args.positionals.length > 0) throw new UsageError("--vscode takes no schema name", usage);
+    if (outDir !== undefined) await makeDir(outDir);
+    const schemas = [];
+    for (const mapping of EDITOR_MAPPINGS) {
+      let url: string;
+      if (outDir !== undefined) {
+        const path = await writeSchema(outDir, mapping.schema, cwd, { ...io, stdout: io.stderr });
+        url = `./${relative(cwd, path).split("\\").join("/")}`;
+      } else {
+        url = idOf(await schemaText(mapping.schema));
+      }
+      schemas.push({ fileMatch: mapping.fileMatch, url });
+    }
+    io.stdout.write(`${JSON.stringify({ "json.schemas": schemas }, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  const name = args.positionals[0];
+  if (name === undefined) throw new UsageError("missing schema name", usage);
+  if (!Object.hasOwn(SCHEMAS, name)) {
+    throw new UsageError(
+      `unknown schema ${JSON.stringify(name)}: use one of ${Object.keys(SCHEMAS).join(", ")}`,
+      usage,
+    );
+  }
+  if (outDir === undefined) {
+    io.stdout.write(await schemaText(name as SchemaName));
+    return EXIT_OK;
+  }
+  await makeDir(outDir);
+  await writeSchema(outDir, name as SchemaName, cwd, io);
+  return EXIT_OK;
+}

@@ -1,0 +1,75 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { isContractError } from "@raw/schema";
+import { type LoadedTool, loadToolFolders, type ToolSelection } from "@raw/tool-api";
+import { bundledHooksRoot, bundledToolsRoot } from "./paths.js";
+import { type FileReport, locate } from "./report.js";
+import { validateTool } from "./validate-files.js";
+
+/** The folder names of the bundled tools (folders of `tools/` holding a `tool.json`), sorted. */
+export function bundledToolNames(): string[] {
+  const root = bundledToolsRoot();
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, "tool.json")))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * Loads every bundled tool through the folder loader as the builtin identity `builtin/<name>` (tool-api.md §9.4),
+ * plus the `--tool` folders as `local/<id>` (imported from their content-addressed copies): every manifest is
+ * validated before any entry is imported, and loading is all-or-nothing. A failure yields the validation reports
+ * of the folders at fault.
+ */
+export async function loadTools(
+  localDirs: readonly string[] = [],
+  cwd: string = process.cwd(),
+): Promise<{ ok: true; tools: LoadedTool[] } | { ok: false; reports: FileReport[] }> {
+  const root = bundledToolsRoot();
+  const selections: ToolSelection[] = bundledToolNames().map((name) => ({
+    dir: join(root, name),
+    identity: `builtin/${name}`,
+    root,
+  }));
+  for (const dir of localDirs) {
+    const path = resolve(cwd, dir);
+    selections.push({ dir: path, identity: `local/${basename(path)}` });
+  }
+  try {
+    return { ok: true, tools: await loadToolFolders(selections) };
+  } catch (error) {
+    if (!isContractError(error)) throw error;
+    const reports: FileReport[] = [];
+    for (const dir of localDirs) {
+      const report = await validateTool(resolve(cwd, dir), cwd);
+      if (!report.ok) reports.push(report);
+    }
+    if (reports.length === 0) {
+      // Every folder is valid on its own: the failure is across tools (for example a duplicate name).
+      const issues = (
+        error.issues.length > 0 ? error.issues : [{ code: error.code, message: error.message }]
+      ).map((issue) => locate({ code: issue.code, message: issue.message }, undefined));
+      reports.push({ file: localDirs.join(", ") || "tools", kind: "tool", ok: false, issues, warnings: [] });
+    }
+    return { ok: false, reports };
+  }
+}
+
+/**
+ * A `--hook` value as a folder: the path itself when it exists, else the bundled hook of that name
+ * (`hooks/<name>/`), else the path (the loader then reports it missing).
+ */
+export function hookFolder(value: string, cwd: string): string {
+  const path = resolve(cwd, value);
+  if (existsSync(path)) return path;
+  if (/^[a-z][a-z0-9_-]*$/.test(value)) {
+    const bundled = join(bundledHooksRoot(), value);
+    try {
+      if (statSync(bundled).isDirectory()) return bundled;
+    } catch {
+      // Not a bundled hook either.
+    }
+  }
+  return path;
+}

@@ -1,0 +1,86 @@
+import { basename, resolve } from "node:path";
+import { type LoadedHook, loadHookFolder } from "@raw/hook-protocol";
+import { isContractError } from "@raw/schema";
+import { parseRules, type ToolRule } from "@raw/tool-api";
+import { hookFolder } from "./bundled.js";
+import { displayPath, readJsonFile } from "./files.js";
+import type { SourcePosition } from "./json-source.js";
+import { type FileReport, locate } from "./report.js";
+import { validateHook } from "./validate-files.js";
+
+/** A parsed rules file: the rules, the raw JSON (to show a rule as written) and where each rule starts. */
+export interface RulesInput {
+  file: string;
+  rules: readonly ToolRule[];
+  raw: unknown;
+  positionOf(pointer: string): SourcePosition;
+}
+
+/** Reads and parses a rules file; a bad file yields its validation report (JSON syntax, `rule_invalid`, ...). */
+export async function loadRulesFile(
+  path: string,
+  cwd: string,
+): Promise<{ ok: true; input: RulesInput } | { ok: false; report: FileReport }> {
+  const absolute = resolve(cwd, path);
+  const file = displayPath(absolute, cwd);
+  const read = await readJsonFile(absolute, file);
+  if (!read.ok) {
+    const issue = locate({ code: read.code, message: read.detail }, read.position);
+    return { ok: false, report: { file, kind: "rules", ok: false, issues: [issue], warnings: [] } };
+  }
+  const parsed = parseRules(read.value);
+  if (!parsed.ok) {
+    const issues = parsed.issues.map((issue) =>
+      locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path)),
+    );
+    return { ok: false, report: { file, kind: "rules", ok: false, issues, warnings: [] } };
+  }
+  return {
+    ok: true,
+    input: {
+      file,
+      rules: parsed.rules,
+      raw: read.value,
+      positionOf: (pointer) => read.source.positionOf(pointer),
+    },
+  };
+}
+
+/** The rule at `index` as written in the rules file, and where it starts (`<file>:<line>:<col>`). */
+export function ruleAt(
+  input: RulesInput | undefined,
+  index: number,
+): { rule: unknown; location: string } | undefined {
+  if (input === undefined || !Array.isArray(input.raw)) return undefined;
+  const { line, column } = input.positionOf(`/${index}`);
+  return { rule: input.raw[index], location: `${input.file}:${line}:${column}` };
+}
+
+/**
+ * Loads the `--hook` folders in order with the selection ids `local/<folder name>` (hooks.md §2). A folder that
+ * does not load yields its validation report.
+ */
+export async function loadHookFolders(
+  values: readonly string[],
+  cwd: string,
+): Promise<{ ok: true; hooks: LoadedHook[] } | { ok: false; reports: FileReport[] }> {
+  const hooks: LoadedHook[] = [];
+  const reports: FileReport[] = [];
+  for (const value of values) {
+    const dir = hookFolder(value, cwd);
+    const id = `local/${basename(dir)}`;
+    try {
+      hooks.push(await loadHookFolder(dir, { id }));
+    } catch (error) {
+      if (!isContractError(error)) throw error;
+      const report = await validateHook(dir, cwd, id);
+      if (report.ok) {
+        // The folder loads on its own; the failure came from the selection (for example an invalid id).
+        report.ok = false;
+        report.issues.push(locate({ code: error.code, message: error.message }, undefined));
+      }
+      reports.push(report);
+    }
+  }
+  return reports.length > 0 ? { ok: false, reports } : { ok: true, hooks };
+}

@@ -1,0 +1,139 @@
+import type { SourcePosition } from "./json-source.js";
+
+/** What a validated file holds. */
+export type FileKind = "tool" | "hook" | "rules" | "panel-document" | "cases" | "unknown";
+
+/** One issue of a validated file, placed in its source. */
+export interface LocatedIssue {
+  code: string;
+  message: string;
+  /** The issue's JSON Pointer into the file, as the validating package reported it; `null` when it has none. */
+  pointer: string | null;
+  /** 1-based line of the pointer (or of the place the issue concerns), 1 when unknown. */
+  line: number;
+  /** 1-based column (UTF-16 code units), 1 when unknown. */
+  column: number;
+}
+
+/** The validation report of one file. */
+export interface FileReport {
+  file: string;
+  kind: FileKind;
+  ok: boolean;
+  issues: LocatedIssue[];
+  warnings: LocatedIssue[];
+}
+
+/** The output formats of `raw validate` and `raw panel validate`. */
+export type ReportFormat = "text" | "json" | "github";
+
+/** The formats a report can be written in. */
+export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
+
+/** A located issue from an issue and the position of its pointer. */
+export function locate(
+  issue: { code: string; message: string; path?: string | undefined },
+  position: SourcePosition | undefined,
+): LocatedIssue {
+  return {
+    code: issue.code,
+    message: issue.message,
+    pointer: issue.path ?? null,
+    line: position?.line ?? 1,
+    column: position?.column ?? 1,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The summary line: `N passed, N failed`. */
+export function summaryLine(reports: readonly FileReport[]): string {
+  const failed = reports.filter((r) => !r.ok).length;
+  return `${reports.length - failed} passed, ${failed} failed`;
+}
+
+/**
+ * Text: per file a header (`<file>  ok` or `<file>  N errors`), then one `file:line:col  code  message` line per issue
+ * (warnings as `file:line:col  code  warning: message`), a blank line between files with issues, and the summary.
+ */
+export function formatText(reports: readonly FileReport[]): string {
+  const out: string[] = [];
+  for (const report of reports) {
+    const counts = [
+      report.issues.length > 0 ? plural(report.issues.length, "error") : "",
+      report.warnings.length > 0 ? plural(report.warnings.length, "warning") : "",
+    ].filter(Boolean);
+    out.push(
+      `${report.file}  ${report.ok ? "ok" : "failed"}${counts.length ? ` (${counts.join(", ")})` : ""}`,
+    );
+    for (const issue of report.issues) {
+      out.push(`${report.file}:${issue.line}:${issue.column}  ${issue.code}  ${issue.message}`);
+    }
+    for (const warning of report.warnings) {
+      out.push(
+        `${report.file}:${warning.line}:${warning.column}  ${warning.code}  warning: ${warning.message}`,
+      );
+    }
+    if (report.issues.length + report.warnings.length > 0) out.push("");
+  }
+  if (out.at(-1) !== "") out.push("");
+  out.push(summaryLine(reports));
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * JSON: `{ ok, summary: { passed, failed }, files: [{ file, kind, ok, issues: [...], warnings: [...] }] }` where each
+ * issue is `{ code, message, pointer, line, column }`; two-space indentation and a final newline.
+ */
+export function formatJson(reports: readonly FileReport[]): string {
+  const failed = reports.filter((r) => !r.ok).length;
+  const body = {
+    ok: failed === 0,
+    summary: { passed: reports.length - failed, failed },
+    files: reports.map((r) => ({
+      file: r.file,
+      kind: r.kind,
+      ok: r.ok,
+      issues: r.issues,
+      warnings: r.warnings,
+    })),
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** Escapes a workflow-command message (GitHub Actions: `%`, CR, LF). */
+export function escapeData(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+}
+
+/** Escapes a workflow-command property value (the data escapes plus `:` and `,`). */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+}
+
+/**
+ * GitHub Actions workflow annotations: `::error file=<file>,line=<l>,col=<c>,title=<code>::<message>` per issue
+ * (`::warning ...` per warning), then the summary line.
+ */
+export function formatGithub(reports: readonly FileReport[]): string {
+  const out: string[] = [];
+  const annotate = (level: string, file: string, issue: LocatedIssue) =>
+    out.push(
+      `::${level} file=${escapeProperty(file)},line=${issue.line},col=${issue.column},title=${escapeProperty(issue.code)}::${escapeData(issue.message)}`,
+    );
+  for (const report of reports) {
+    for (const issue of report.issues) annotate("error", report.file, issue);
+    for (const warning of report.warnings) annotate("warning", report.file, warning);
+  }
+  out.push(summaryLine(reports));
+  return `${out.join("\n")}\n`;
+}
+
+/** Formats reports in `format`. */
+export function formatReports(reports: readonly FileReport[], format: ReportFormat): string {
+  if (format === "json") return formatJson(reports);
+  if (format === "github") return formatGithub(reports);
+  return formatText(reports);
+}

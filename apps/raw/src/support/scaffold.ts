@@ -1,0 +1,194 @@
+/** The tool ids `raw init tool` accepts (tool-api.md §2.1 `id`, also a valid model-facing name). */
+export const SCAFFOLD_TOOL_ID = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** The hook names `raw init hook` accepts (hooks.md §3.1 `name`, at most 64 bytes). */
+export const SCAFFOLD_HOOK_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** The files of a scaffolded folder: relative name → content. */
+export type Scaffold = ReadonlyArray<readonly [string, string]>;
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** A `raw.tool-api/2` tool folder: arguments, `validateArgs`, intended effects, a handler, and a `node:test` test. */
+export function toolScaffold(id: string): Scaffold {
+  const manifest = {
+    api_version: 2,
+    id,
+    version: "0.1.0",
+    name: id,
+    description:
+      "Appends one line of text to a file under the working directory, creating the file and its folders when missing. The result is one line saying how many bytes were appended.",
+    input_schema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["path", "line"],
+      properties: {
+        path: { type: "string", minLength: 1, description: "The file, relative to the working directory." },
+        line: { type: "string", description: "The text to append, without a line break." },
+      },
+    },
+    entry: "./index.mjs",
+    condition_sources: ["arguments", "effects"],
+    effects_schema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["files"],
+      properties: {
+        files: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["path", "operation"],
+            properties: { path: { type: "string" }, operation: { type: "string", enum: ["write"] } },
+          },
+        },
+      },
+    },
+  };
+  const index = `// A raw.tool-api/2 tool: tool.json describes it, this module implements it.
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+
+/** Checks what the JSON Schema cannot express: return a message to reject the arguments, undefined to accept. */
+export function validateArgs(args) {
+  return /[\\r\\n]/.test(args.line) ? "line must not contain a line break" : undefined;
+}
+
+/** The intended effects, computed before policy: synchronous and lexical (it never touches the disk). */
+export function describeEffects(args, { cwd }) {
+  return { files: [{ path: resolve(cwd, args.path), operation: "write" }] };
+}
+
+/** Runs an approved call. \`args\` is frozen; \`context.effects\` is the snapshot hooks and approval saw. */
+export async function handler(args, context) {
+  const path = resolve(context.cwd, args.path);
+  const text = \`\${args.line}\\n\`;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await appendFile(path, text);
+  } catch (error) {
+    const reason = error?.code ?? String(error?.message ?? error);
+    return { isError: true, code: "write_failed", content: [{ type: "text", text: \`cannot write \${args.path}: \${reason}\` }] };
+  }
+  const bytes = Buffer.byteLength(text);
+  return { isError: false, content: [{ type: "text", text: \`appended \${bytes} bytes to \${args.path}\` }] };
+}
+`;
+  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npx raw validate <this folder>
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { test } from "node:test";
+import { describeEffects, handler, validateArgs } from "./index.mjs";
+
+test("validateArgs accepts one line and rejects a line break", () => {
+  assert.equal(validateArgs({ path: "notes.txt", line: "hello" }), undefined);
+  assert.equal(validateArgs({ path: "notes.txt", line: "a\\nb" }), "line must not contain a line break");
+});
+
+test("describeEffects names the absolute, normalized path", () => {
+  const cwd = resolve("/project");
+  assert.deepEqual(describeEffects({ path: "a/../notes.txt", line: "x" }, { cwd }), {
+    files: [{ path: join(cwd, "notes.txt"), operation: "write" }],
+  });
+});
+
+test("handler appends the line", async () => {
+  const cwd = await mkdtemp(join(tmpdir(), "${id}-"));
+  try {
+    const args = Object.freeze({ path: "notes/today.txt", line: "hello" });
+    const effects = describeEffects(args, { cwd });
+    const result = await handler(args, { cwd, maxOutputBytes: 65536, effects });
+    assert.deepEqual(result, {
+      isError: false,
+      content: [{ type: "text", text: "appended 6 bytes to notes/today.txt" }],
+    });
+    assert.equal(await readFile(join(cwd, "notes", "today.txt"), "utf8"), "hello\\n");
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+});
+`;
+  return [
+    ["tool.json", json(manifest)],
+    ["index.mjs", index],
+    ["test.mjs", test],
+  ];
+}
+
+/** A `raw.hook/2` hook folder: a `PreToolUse` gate on `builtin/bash` removals, and a `node:test` test. */
+export function hookScaffold(name: string): Scaffold {
+  const manifest = {
+    protocol_version: 2,
+    name,
+    events: [
+      {
+        name: "PreToolUse",
+        match: "builtin/bash",
+        when: { source: "arguments", any: "commands[*].command", regex: "(^|[;&|()\\n])\\s*rm(\\s|$)" },
+      },
+    ],
+    command: "node",
+    args: ["./index.mjs"],
+    timeout_ms: 5000,
+  };
+  const index = `// A raw.hook/2 hook: one JSON request line on stdin, one JSON object (or nothing) on stdout.
+// {} or no output continues; {"decision":"deny","reason":"..."} denies; so does exit status 2.
+const REMOVAL = /(^|[;&|()\\n])\\s*rm(\\s|$)/;
+
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  input += chunk;
+});
+process.stdin.on("end", () => {
+  const request = JSON.parse(input);
+  const commands = request.tool?.arguments?.commands ?? [];
+  const removal = commands.find((entry) => REMOVAL.test(entry.command));
+  const answer = removal ? { decision: "deny", reason: \`review this removal first: \${removal.command}\` } : {};
+  process.stdout.write(\`\${JSON.stringify(answer)}\\n\`);
+});
+`;
+  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npx raw validate <this folder>
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const hook = fileURLToPath(new URL("./index.mjs", import.meta.url));
+
+/** Runs the hook as a host does: the request as one line on stdin, the answer from stdout. */
+function run(request) {
+  const child = spawnSync(process.execPath, [hook], { input: \`\${JSON.stringify(request)}\\n\`, encoding: "utf8" });
+  return { status: child.status, answer: child.stdout.trim() === "" ? {} : JSON.parse(child.stdout) };
+}
+
+function preToolUse(command) {
+  return {
+    protocol_version: 2,
+    event: "PreToolUse",
+    cwd: process.cwd(),
+    tool: { identity: "builtin/bash", name: "bash", source: "model", arguments: { commands: [{ command }] } },
+  };
+}
+
+test("denies a command that removes files", () => {
+  const { status, answer } = run(preToolUse("ls && rm -rf build"));
+  assert.equal(status, 0);
+  assert.deepEqual(answer, { decision: "deny", reason: "review this removal first: ls && rm -rf build" });
+});
+
+test("continues otherwise", () => {
+  assert.deepEqual(run(preToolUse("ls -la")), { status: 0, answer: {} });
+});
+`;
+  return [
+    ["hook.json", json(manifest)],
+    ["index.mjs", index],
+    ["test.mjs", test],
+  ];
+}

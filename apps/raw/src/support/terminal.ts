@@ -1,0 +1,209 @@
+import { randomUUID } from "node:crypto";
+import { createInterface, type Interface } from "node:readline";
+import type { TextSink } from "./io.js";
+import { effectLines, indent } from "./present.js";
+
+/** A line-oriented terminal: prompts go to `output` (stderr), answers come from `input` (a TTY). */
+export class Terminal {
+  private readonly rl: Interface;
+  private closed = false;
+  private pending: ((line: string | undefined) => void) | undefined;
+
+  constructor(
+    input: NodeJS.ReadableStream,
+    readonly output: TextSink & NodeJS.WritableStream,
+  ) {
+    this.rl = createInterface({ input, output, terminal: true });
+    this.rl.on("close", () => {
+      this.closed = true;
+      const resolve = this.pending;
+      this.pending = undefined;
+      resolve?.(undefined);
+    });
+  }
+
+  /** Asks one question; resolves to the line typed, or `undefined` at end of input (Ctrl-D) or interrupt. */
+  question(prompt: string): Promise<string | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.rl.question(prompt, (answer) => {
+        this.pending = undefined;
+        resolve(answer);
+      });
+    });
+  }
+
+  /** Calls `listener` on Ctrl-C. */
+  onInterrupt(listener: () => void): void {
+    this.rl.on("SIGINT", listener);
+  }
+
+  write(text: string): void {
+    this.output.write(text);
+  }
+
+  close(): void {
+    if (!this.closed) this.rl.close();
+  }
+}
+
+/** What the approval prompt shows: the intended effects apart from the raw arguments. */
+export interface ApprovalPromptRequest {
+  identity: string;
+  name: string;
+  arguments: unknown;
+  effects?: unknown;
+}
+
+/** Shows the call (intended effects first, then the raw arguments) and asks y/n; only `y`/`yes` approves. */
+export async function promptApproval(terminal: Terminal, request: ApprovalPromptRequest): Promise<boolean> {
+  const lines = [`approval needed: ${request.name} (${request.identity})`];
+  if (request.effects !== undefined) {
+    lines.push("  intended effects:", ...effectLines(request.effects).map((line) => `    ${line}`));
+  } else {
+    lines.push("  intended effects: none declared by this tool");
+  }
+  lines.push("  arguments:", indent(JSON.stringify(request.arguments, null, 2), 4));
+  terminal.write(`${lines.join("\n")}\n`);
+  const answer = await terminal.question("approve? [y/N] ");
+  return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
+}
+
+/** The prepared form field an interaction request carries (`panels.md` §11.2). */
+interface FormFieldView {
+  id: string;
+  label: string;
+  description?: string;
+  required?: boolean;
+  kind: string;
+  multiline?: boolean;
+  max_bytes?: number;
+  options?: ReadonlyArray<{ id: string; label: string }>;
+  min_selected?: number;
+  max_selected?: number;
+}
+
+/** The parts of an interaction request the terminal adapter reads. */
+export interface FormRequestView {
+  identity: { requestId: string };
+  revision: number;
+  document: { title?: string };
+  form: { fields: readonly FormFieldView[] };
+}
+
+/** A submission of `panels.md` §13.4. */
+export interface FormSubmission {
+  requestId: string;
+  expectedRevision: number;
+  idempotencyKey: string;
+  response: "submit" | "cancel";
+  answers?: Record<string, string | string[]>;
+}
+
+const CANCEL = Symbol("cancel");
+
+function pick(field: FormFieldView, token: string): string | undefined {
+  const options = field.options ?? [];
+  if (/^\d+$/.test(token)) return options[Number(token) - 1]?.id;
+  return options.find((option) => option.id === token)?.id;
+}
+
+async function askField(
+  terminal: Terminal,
+  field: FormFieldView,
+): Promise<string | string[] | undefined | typeof CANCEL> {
+  const required = field.required === true;
+  const lines = [`${field.label} (${required ? "required" : "optional"})`];
+  if (field.description) lines.push(`  ${field.description}`);
+  if (field.kind === "text") {
+    if (field.max_bytes !== undefined) lines.push(`  at most ${field.max_bytes} bytes`);
+    if (field.multiline) lines.push("  several lines: end with a line holding only a dot (.)");
+  } else {
+    (field.options ?? []).forEach((option, i) => {
+      lines.push(`  ${i + 1}. ${option.label} [id:${option.id}]`);
+    });
+    if (field.kind === "multi_select") lines.push("  pick several: numbers or ids separated by commas");
+  }
+  terminal.write(`${lines.join("\n")}\n`);
+  for (;;) {
+    let answer: string | undefined;
+    if (field.kind === "text" && field.multiline) {
+      const collected: string[] = [];
+      for (;;) {
+        const line = await terminal.question(collected.length === 0 ? "> " : ". ");
+        if (line === undefined) return CANCEL;
+        if (collected.length === 0 && line.trim() === "/cancel") return CANCEL;
+        if (line === ".") break;
+        if (collected.length === 0 && line === "") break;
+        collected.push(line);
+      }
+      answer = collected.join("\n");
+    } else {
+      answer = await terminal.question("> ");
+      if (answer === undefined || answer.trim() === "/cancel") return CANCEL;
+    }
+    if (answer.trim() === "") {
+      if (!required) return undefined;
+      terminal.write("  an answer is required\n");
+      continue;
+    }
+    if (field.kind === "text") return answer;
+    if (field.kind === "single_select") {
+      const id = pick(field, answer.trim());
+      if (id !== undefined) return id;
+      terminal.write("  pick one option by its number or id\n");
+      continue;
+    }
+    const tokens = answer
+      .split(/[\s,]+/)
+      .map((token) => token.trim())
+      .filter(Boolean);
+    const ids = tokens.map((token) => pick(field, token));
+    if (ids.every((id): id is string => id !== undefined)) return ids;
+    terminal.write("  pick options by their numbers or ids, separated by commas\n");
+  }
+}
+
+/**
+ * The terminal interaction adapter (informative `panels.md` §13.7): prints the title and each field, reads the
+ * answers, re-asks after an invalid value, starts over after a rejected submission, and cancels on `/cancel` or
+ * end of input. Each submission has a fresh UUID as its idempotency key.
+ */
+export function terminalFormAdapter(terminal: Terminal) {
+  return async (
+    request: FormRequestView,
+    _signal: AbortSignal,
+    retry?: { error: { code: string; message: string } },
+  ): Promise<FormSubmission> => {
+    const base = {
+      requestId: request.identity.requestId,
+      expectedRevision: request.revision,
+      idempotencyKey: randomUUID(),
+    };
+    if (retry !== undefined) {
+      terminal.write(
+        retry.error.code === "interaction_budget_exceeded"
+          ? "Please enter the answers again within the combined result budget.\n"
+          : `${retry.error.message}\n`,
+      );
+    } else {
+      const title = typeof request.document.title === "string" ? request.document.title : "Questions";
+      terminal.write(`${title}\nEnter /cancel to cancel. Blank skips an optional field.\n`);
+    }
+    const answers: Record<string, string | string[]> = {};
+    for (const field of request.form.fields) {
+      const value = await askField(terminal, field);
+      if (value === CANCEL) return { ...base, response: "cancel" };
+      // Field ids such as `__proto__` are data: define, never assign.
+      if (value !== undefined)
+        Object.defineProperty(answers, field.id, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    return { ...base, response: "submit", answers };
+  };
+}

@@ -1,0 +1,67 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
+
+/** The `@raw/cli` package folder. */
+export const appRoot = fileURLToPath(new URL("../../", import.meta.url));
+/** The built binary the end-to-end tests run. */
+export const bin = join(appRoot, "dist", "bin.js");
+/** The fixtures folder. */
+export const fixtures = join(appRoot, "test", "fixtures");
+
+/** What one run of `raw` produced. */
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `raw` binary as a subprocess (stdin is a pipe: never a terminal). */
+export function raw(args: readonly string[], options: { cwd?: string; input?: string } = {}): Run {
+  const run = spawnSync(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? appRoot,
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Runs the built `raw` binary inside a real pseudo-terminal (python's `pty`), typing `script`'s answers when the
+ * terminal shows the expected texts. Line endings are normalized to `\n`.
+ */
+export function rawInPty(
+  args: readonly string[],
+  script: ReadonlyArray<readonly [string, string]>,
+  cwd = appRoot,
+): Run {
+  const run = spawnSync(
+    "python3",
+    [join(fixtures, "pty-run.py"), JSON.stringify(script), process.execPath, bin, ...args],
+    { cwd, encoding: "utf8", timeout: 60_000 },
+  );
+  return { status: run.status, stdout: run.stdout.replaceAll("\r\n", "\n"), stderr: run.stderr };
+}
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder (its real path), removed after the test. */
+export function tempDir(prefix = "raw-cli-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** The lines of a text output, without the trailing empty line. */
+export function lines(text: string): string[] {
+  const all = text.split("\n");
+  if (all.at(-1) === "") all.pop();
+  return all;
+}

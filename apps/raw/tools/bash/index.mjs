@@ -1,0 +1,1 @@
+export { handler, validateArgs } from "../../dist/tools/bash.js";

@@ -1,0 +1,1 @@
+export { describeEffects, handler, validateArgs } from "../../dist/tools/write_file.js";
