@@ -237,6 +237,9 @@ export function runHook(
       stdin.destroy();
       stdout.destroy();
       stderr.destroy();
+      // Whatever the hook left running in its process group (children that let go of the pipes) is stopped with
+      // it: no process of a hook outlives its run, finished or stopped.
+      if (groupAlive(child)) killGroup(child, "SIGKILL");
       const stdoutBytes = outChunks.length === 1 ? (outChunks[0] as Buffer) : Buffer.concat(outChunks);
       const response = parseHookResponse(event, {
         stdout: stdoutBytes,

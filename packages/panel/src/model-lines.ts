@@ -25,7 +25,11 @@ export function cutUtf8(text: string, limit: number): string {
 /** How a non-string value is named in messages: `<null>`, `<array>` or `<typeof value>` such as `<number>`. */
 export function valueLabel(value: unknown): string {
   if (value === null) return "<null>";
-  if (Array.isArray(value)) return "<array>";
+  try {
+    if (Array.isArray(value)) return "<array>";
+  } catch {
+    // A revoked proxy cannot be asked whether it is an array: it is shown by its type.
+  }
   return `<${typeof value}>`;
 }
 

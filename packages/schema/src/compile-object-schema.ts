@@ -80,6 +80,27 @@ export function safeCompileObjectSchema(
   schema: unknown,
   options: CompileObjectSchemaOptions,
 ): { ok: true; validator: ObjectValidator } | { ok: false; issues: Issue[] } {
+  try {
+    return compileChecked(schema, options);
+  } catch (error) {
+    // Only an exotic value gets here (a proxy trap or a getter that throws while the schema is read).
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "schema_unsupported",
+          message: `unsupported tool schema: ${options.name}: ${thrownMessage(error)}`,
+          path: options.pointer ?? "",
+        },
+      ],
+    };
+  }
+}
+
+function compileChecked(
+  schema: unknown,
+  options: CompileObjectSchemaOptions,
+): { ok: true; validator: ObjectValidator } | { ok: false; issues: Issue[] } {
   const at = options.pointer ?? "";
   const label = options.name;
   if (!isPlainObject(schema)) {
@@ -157,6 +178,9 @@ function makeValidator(
         return [
           { code: SCHEMA_VIOLATION, message: `cannot be validated: ${thrownMessage(error)}`, path: "" },
         ];
+      } finally {
+        // Ajv keeps the last error list on the function: drop it, so a huge failing value is not retained.
+        fn.errors = null;
       }
     },
     test(value: unknown): boolean {
@@ -164,6 +188,8 @@ function makeValidator(
         return fn(value) as boolean;
       } catch {
         return false;
+      } finally {
+        fn.errors = null;
       }
     },
   });

@@ -27,5 +27,8 @@ export function validateWith(schema: object, value: unknown): Issue[] {
     return fn(value) ? NO_ISSUES : issuesFromAjv(fn.errors);
   } catch (error) {
     return [{ code: SCHEMA_VIOLATION, message: `cannot be validated: ${thrownMessage(error)}`, path: "" }];
+  } finally {
+    // The cached function would otherwise keep the last error list alive.
+    fn.errors = null;
   }
 }

@@ -2,9 +2,9 @@ import { normalizePath, prepareEffects } from "@raw/effects";
 import { deepFreeze, formatValidationIssues, type ObjectValidator, thrownMessage } from "@raw/schema";
 import { runApproval } from "./approval.js";
 import { frozenClone } from "./clone.js";
-import { DEFAULT_MAX_OUTPUT_BYTES } from "./limits.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, HANDLER_ABORT_GRACE_MS } from "./limits.js";
 import { evaluatePlan, type IdentityPlan } from "./policy.js";
-import { capInto, errorResult, splitHandlerResult } from "./results.js";
+import { capInto, errorResult, type SplitResult, setField, splitHandlerResult } from "./results.js";
 import type {
   ApprovalCallback,
   ApprovalRequest,
@@ -121,6 +121,39 @@ function runValidateArgs(validateArgs: ValidateArgs, args: unknown): string | un
   return "validateArgs returned a non-string result";
 }
 
+const ABANDONED: unique symbol = Symbol("abandoned");
+
+/**
+ * Awaits a handler's thenable. Once `signal` aborts, the handler gets `HANDLER_ABORT_GRACE_MS` more to settle;
+ * after that the call gives up on it (`ABANDONED`). A late settlement is observed and ignored.
+ */
+function awaitHandler(value: PromiseLike<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  const settled = Promise.resolve(value);
+  if (signal === undefined) return settled;
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => {
+      timer = setTimeout(() => resolve(ABANDONED), HANDLER_ABORT_GRACE_MS);
+    };
+    const done = (): void => {
+      signal.removeEventListener("abort", onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    settled.then(
+      (result) => {
+        done();
+        resolve(result);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Adds the optional request fields that are present (no spread, no intermediate objects). */
 function withOptional<T extends object>(
   target: T,
@@ -201,9 +234,21 @@ export async function dispatchCall(
     const plan = tool.plan;
     if (plan.hidden) return failWith(cap, "tool_denied", `tool denied: ${tool.identity}`);
 
-    // 3. Input validation: the schema, then validateArgs on schema-valid input.
+    // 5 (taken first). The argument snapshot is read before the schema runs, and the schema validates it, so the
+    // value every later consumer receives is the one the schema accepted (an accessor or proxy cannot answer the
+    // validator and the copy differently). For plain data the order is unobservable; a value that cannot be
+    // cloned is validated as given and fails at step 5, as the spec orders it.
     const args: unknown = call.arguments;
-    const schemaIssues = tool.validator.validate(args);
+    let frozenArgs: unknown;
+    let cloneable = true;
+    try {
+      frozenArgs = frozenClone(args);
+    } catch {
+      cloneable = false;
+    }
+
+    // 3. Input validation: the schema, then validateArgs (on the value as given) on schema-valid input.
+    const schemaIssues = tool.validator.validate(cloneable ? frozenArgs : args);
     if (schemaIssues.length > 0)
       return failWith(cap, "invalid_arguments", formatValidationIssues(schemaIssues));
     if (tool.validateArgs !== undefined) {
@@ -215,13 +260,8 @@ export async function dispatchCall(
     const signal = ctx.signal;
     if (signal?.aborted) return failWith(cap, "aborted", ABORTED_MESSAGE);
 
-    // 5. Argument snapshot.
-    let frozenArgs: unknown;
-    try {
-      frozenArgs = frozenClone(args);
-    } catch {
-      return failWith(cap, "invalid_arguments", "arguments must be plain JSON data");
-    }
+    // 5. Argument snapshot (taken above).
+    if (!cloneable) return failWith(cap, "invalid_arguments", "arguments must be plain JSON data");
 
     // 6. Effects, prepared exactly once, only for tools with a descriptor.
     let effects: unknown;
@@ -336,7 +376,7 @@ export async function dispatchCall(
     let thrown: { error: unknown } | undefined;
     try {
       returned = tool.handler(frozenArgs, handlerContext);
-      if (isThenable(returned)) returned = await returned;
+      if (isThenable(returned)) returned = await awaitHandler(returned, signal);
     } catch (error) {
       thrown = { error };
     }
@@ -349,8 +389,16 @@ export async function dispatchCall(
     let panelBlocks: PanelResultBlock[] = [];
     if (thrown !== undefined) {
       settled = errorResult("tool_error", `${tool.name} failed: ${thrownMessage(thrown.error)}`);
+    } else if (returned === ABANDONED) {
+      settled = errorResult("aborted", ABORTED_MESSAGE);
     } else {
-      const split = splitHandlerResult(returned);
+      let split: SplitResult | undefined;
+      try {
+        split = splitHandlerResult(returned);
+      } catch {
+        // A result whose fields cannot be read (a throwing getter or proxy trap) is not a result object.
+        split = undefined;
+      }
       if (split === undefined) {
         settled = errorResult("tool_error", `${tool.name} returned an invalid result`);
       } else {
@@ -388,7 +436,7 @@ export async function dispatchCall(
       try {
         const fields = settled.fields ?? (settled as Record<string, unknown>);
         const copy: Record<string, unknown> = {};
-        for (const key of Object.keys(fields)) if (key !== "content") copy[key] = fields[key];
+        for (const key of Object.keys(fields)) if (key !== "content") setField(copy, key, fields[key]);
         copy.isError = settled.isError;
         copy.content = settled.content;
         const request = withOptional(

@@ -2,6 +2,7 @@ export { sourceDigest } from "./digest.js";
 export { DISPATCH_ERROR } from "./dispatch.js";
 export {
   DEFAULT_MAX_OUTPUT_BYTES,
+  HANDLER_ABORT_GRACE_MS,
   MAX_DESCRIPTION_BYTES,
   MAX_IMAGE_BYTES,
   MAX_POLICY_CACHE_ENTRIES,

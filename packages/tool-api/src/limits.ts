@@ -10,6 +10,13 @@ export const MAX_RULE_MATCH_BYTES = 256;
 /** The default output budget of a call, in UTF-8 bytes (tool-api.md §8.3). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 65536;
 
+/**
+ * How long dispatch still waits for a handler after the call's signal aborted (tool-api.md §7.6: abort is then the
+ * handler's concern). A handler that settles within it keeps its own result; one that has not settled by then is
+ * abandoned and the call ends `aborted`, so a handler that ignores its signal cannot hold a call forever.
+ */
+export const HANDLER_ABORT_GRACE_MS = 1500;
+
 /** Maximum total decoded size of the images of one result, in bytes (tool-api.md §8.3). */
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 

@@ -10,9 +10,18 @@ export function errorResult(code: string, message: string): ToolResult {
   return { isError: true, code, content: [{ type: "text", text: message }] };
 }
 
+/** Sets an own data property without invoking setters, so a `__proto__` field stays an ordinary field. */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
 /** A handler result split at step 12: the content without panel blocks and the panel blocks, in order. */
 export interface SplitResult {
-  /** The handler's result object, as given (its `content` is ignored: use `content`). */
+  /** A shallow copy of the handler's result object, each field read once (its `content` is ignored: use `content`). */
   readonly fields: Readonly<Record<string, unknown>>;
   readonly isError: boolean;
   /** The content without panel blocks. */
@@ -31,19 +40,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Checks a handler's return value against tool-api.md §8.1–8.2 (an object with a boolean `isError` and an array
  * `content` of text/json/image/panel blocks; a `json` value must serialize) and splits off the panel blocks.
- * Returns undefined for anything else (`<name> returned an invalid result`).
+ * Returns undefined for anything else (`<name> returned an invalid result`). The result and each block are read
+ * once into shallow copies, so what was checked is what later steps cap and return (an accessor cannot answer the
+ * check and the cap differently). Throws when reading the value throws (a throwing getter or proxy trap).
  */
 export function splitHandlerResult(value: unknown): SplitResult | undefined {
   if (!isObject(value)) return undefined;
-  const isError = value.isError;
-  const blocks = value.content;
+  const fields: Record<string, unknown> = { ...value };
+  const isError = fields.isError;
+  const blocks = fields.content;
   if (typeof isError !== "boolean" || !Array.isArray(blocks)) return undefined;
   const content: ContentBlock[] = [];
   const jsonTexts: Array<string | undefined> = [];
   const panelBlocks: PanelResultBlock[] = [];
   for (let i = 0; i < blocks.length; i++) {
-    const block: unknown = blocks[i];
-    if (!isObject(block)) return undefined;
+    const raw: unknown = blocks[i];
+    if (!isObject(raw)) return undefined;
+    const block: Record<string, unknown> = { ...raw };
     switch (block.type) {
       case "text":
         if (typeof block.text !== "string") return undefined;
@@ -76,7 +89,7 @@ export function splitHandlerResult(value: unknown): SplitResult | undefined {
         return undefined;
     }
   }
-  return { fields: value, isError, content, jsonTexts, panelBlocks };
+  return { fields, isError, content, jsonTexts, panelBlocks };
 }
 
 /** The decoded size of base64 data, from its length and padding. */
@@ -225,7 +238,7 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
   let handlerObserved: number | undefined;
   if (fields !== undefined) {
     for (const key in fields) {
-      if (Object.hasOwn(fields, key) && !RESERVED.has(key)) out[key] = fields[key];
+      if (Object.hasOwn(fields, key) && !RESERVED.has(key)) setField(out, key, fields[key]);
     }
     handlerTruncated = fields.truncated === true;
     if (typeof fields.observedBytes === "number") handlerObserved = fields.observedBytes;

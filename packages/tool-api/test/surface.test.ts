@@ -7,6 +7,7 @@ it("pins the public export names", () => {
     [
       "DEFAULT_MAX_OUTPUT_BYTES",
       "DISPATCH_ERROR",
+      "HANDLER_ABORT_GRACE_MS",
       "JSON_PREVIEW_PREFIX",
       "MAX_DESCRIPTION_BYTES",
       "MAX_IMAGE_BYTES",
