@@ -3,6 +3,7 @@ import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import { type Dialect, detectDialect } from "./dialect.js";
 import { ContractError, type Issue, thrownMessage } from "./issue.js";
+import { compileWithMetaCheck } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
 
@@ -147,7 +148,7 @@ function compileChecked(
     const ajv = hasId ? createAjv(dialect) : sharedAjv(dialect);
     // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
     const { $schema: _declared, ...body } = schema;
-    fn = ajv.compile(body);
+    fn = compileWithMetaCheck(ajv, dialect, body);
   } catch (error) {
     return {
       ok: false,

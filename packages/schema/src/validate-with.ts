@@ -3,6 +3,7 @@ import { createAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import type { Issue } from "./issue.js";
 import { thrownMessage } from "./issue.js";
+import { compileWithMetaCheck } from "./meta-validators.js";
 
 let ajv: AjvCore | undefined;
 const cache = new WeakMap<object, ValidateFunction>();
@@ -14,7 +15,7 @@ export function compileContractSchema(schema: object): ValidateFunction {
   let fn = cache.get(schema);
   if (!fn) {
     ajv ??= createAjv("2020-12");
-    fn = ajv.compile(schema);
+    fn = compileWithMetaCheck(ajv, "2020-12", schema);
     cache.set(schema, fn);
   }
   return fn;
