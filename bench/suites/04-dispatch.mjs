@@ -3,10 +3,11 @@
 import {
   describeWriteFileEffects,
   FILES_EFFECTS_SCHEMA,
+  prepareEffects,
   validateWriteFileArgs,
   WRITE_FILE_INPUT_SCHEMA,
 } from "@raw/effects";
-import { compileObjectSchema } from "@raw/schema";
+import { compileObjectSchema, snapshotJson } from "@raw/schema";
 import { createPolicy, createToolRegistry, parseRules } from "@raw/tool-api";
 import { fiftyRules, writeFileArgs } from "../lib/fixtures.mjs";
 import { compare, compareAsync, info, row } from "../lib/harness.mjs";
@@ -34,7 +35,9 @@ export async function run() {
   const first = await registry.dispatch({ name: "write_file", arguments: args }, { cwd: CWD });
   if (first.isError) throw new Error(`bench call failed: ${JSON.stringify(first)}`);
 
-  // The parts, alone: input validation, validateArgs, the descriptor, effects validation, policy evaluation.
+  // The parts, each measured alone: input validation (Ajv), validateArgs, the frozen argument snapshot (step 5),
+  // effects preparation (step 6: the descriptor, the JSON snapshot with its size check, effects validation and the
+  // freeze) and policy evaluation (step 7). What dispatch adds on top is its own glue.
   const input = compileObjectSchema(WRITE_FILE_INPUT_SCHEMA, { name: "arguments of write_file" });
   const effectsValidator = compileObjectSchema(FILES_EFFECTS_SCHEMA, { name: "effects of write_file" });
   const policy = createPolicy(rules);
@@ -43,8 +46,15 @@ export async function run() {
     {
       validate: () => input.validate(args),
       validateArgs: () => validateWriteFileArgs(args),
-      describe: () => describeWriteFileEffects(args, Object.freeze({ cwd: CWD })),
-      effectsValidate: () => effectsValidator.test(effects),
+      snapshot: () => snapshotJson(args, { maxBytes: Number.MAX_SAFE_INTEGER, freeze: true }),
+      effects: () =>
+        prepareEffects({
+          toolName: "write_file",
+          describeEffects: describeWriteFileEffects,
+          arguments: args,
+          cwd: CWD,
+          validate: effectsValidator,
+        }),
       policy: () => policy.evaluate("builtin/write_file", args, effects),
     },
     { rounds: 7, ms: 40 },

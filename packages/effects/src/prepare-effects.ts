@@ -1,4 +1,4 @@
-import { freezeJsonTree, type ObjectValidator, snapshotJson, thrownMessage } from "@raw/schema";
+import { type ObjectValidator, snapshotJson, thrownMessage } from "@raw/schema";
 import { MAX_EFFECTS_BYTES } from "./limits.js";
 
 /** An effects descriptor: `describeEffects(args, { cwd })` (effects.md §3). */
@@ -56,8 +56,8 @@ export function prepareEffects(input: PrepareEffectsInput): PrepareEffectsResult
       }
     }
 
-    // 3–5. Serialize, measure, parse back.
-    const snapshot = snapshotJson(value, { maxBytes: MAX_EFFECTS_BYTES });
+    // 3–5 and 7. Serialize, measure, parse back (one direct copy for plain data), frozen as it is built.
+    const snapshot = snapshotJson(value, { maxBytes: MAX_EFFECTS_BYTES, freeze: true });
     if (!snapshot.ok) {
       if (snapshot.reason === "unserializable") throw snapshot.error;
       if (snapshot.reason === "too_large") {
@@ -73,8 +73,8 @@ export function prepareEffects(input: PrepareEffectsInput): PrepareEffectsResult
       return { ok: false, code: "invalid_effects", message: `invalid intended effects for ${name}` };
     }
 
-    // 7. Freeze.
-    return { ok: true, effects: freezeJsonTree(snapshot.value) };
+    // 7. The snapshot is already deep-frozen.
+    return { ok: true, effects: snapshot.value };
   } catch (error) {
     return { ok: false, code: "effects_error", message: `cannot describe ${name}: ${thrownMessage(error)}` };
   }

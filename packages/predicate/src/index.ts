@@ -26,4 +26,5 @@ export {
 export { matchPredicate, type PredicateInput } from "./match-predicate.js";
 export { ANY_SEGMENT_PATTERN, type PathSegment } from "./path.js";
 export { type PredicateJson, PredicateSchema, type PredicateSource } from "./predicate-schema.js";
+export { type CompilePredicateSetOptions, compilePredicateSet, type PredicateSet } from "./predicate-set.js";
 export { type CompiledRegex, type RegexEngine, re2jsEngine } from "./regex-engine.js";

@@ -17,6 +17,7 @@ it("pins the public export names", () => {
       "bindPredicate",
       "compileGlob",
       "compilePredicate",
+      "compilePredicateSet",
       "globCovers",
       "isValidGlob",
       "matchGlob",

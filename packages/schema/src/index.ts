@@ -12,6 +12,6 @@ export { ContractError, type Issue, isContractError, thrownMessage, type Validat
 export { isPlainObject } from "./plain-object.js";
 export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
 export { CONTRACT_SCHEMA_DIALECT, SCHEMA_ID_BASE, serializeJsonSchema } from "./serialize-schema.js";
-export { type JsonSnapshot, snapshotJson } from "./snapshot-json.js";
+export { type JsonSnapshot, type SnapshotJsonOptions, snapshotJson } from "./snapshot-json.js";
 export { codePoints, truncateUtf8, utf8Bytes } from "./text.js";
 export { compileContractSchema, validateWith } from "./validate-with.js";

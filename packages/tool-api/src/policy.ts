@@ -1,8 +1,10 @@
 import {
   type CompiledGlob,
   compileGlob,
+  compilePredicateSet,
   matchPredicate,
   type Predicate,
+  type PredicateSet,
   type RegexEngine,
 } from "@raw/predicate";
 import { MAX_POLICY_CACHE_ENTRIES } from "./limits.js";
@@ -50,6 +52,8 @@ export interface IdentityPlan {
   readonly conditional: readonly Predicate[];
   /** Their indexes, in the same order. */
   readonly conditionalIndex: readonly number[];
+  /** The same predicates compiled for "does any match" (one pass per distinct path). */
+  readonly conditionalSet: PredicateSet | undefined;
 }
 
 /** A compiled rule set: globs compiled once, plans per identity (internal to the registry and `createPolicy`). */
@@ -66,6 +70,7 @@ function buildPlan(
   rules: readonly ToolRule[],
   globs: readonly CompiledGlob[],
   identity: string,
+  engine: RegexEngine | undefined,
 ): IdentityPlan {
   let baseIndex = -1;
   let baseEffect: RuleEffect = "allow";
@@ -91,6 +96,7 @@ function buildPlan(
     baseIndex,
     conditional: conditional.length === 0 ? EMPTY : Object.freeze(conditional),
     conditionalIndex: conditionalIndex.length === 0 ? EMPTY : Object.freeze(conditionalIndex),
+    conditionalSet: conditional.length === 0 ? undefined : compilePredicateSet(conditional, { engine }),
   });
 }
 
@@ -106,7 +112,7 @@ export function compilePolicy(rules: unknown, options: PolicyOptions = {}): Comp
     plan(identity: string): IdentityPlan {
       let plan = cache.get(identity);
       if (plan === undefined) {
-        plan = buildPlan(parsed, globs, identity);
+        plan = buildPlan(parsed, globs, identity, options.engine);
         if (typeof identity === "string") {
           if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
           cache.set(identity, plan);
@@ -142,7 +148,17 @@ export function matchConditional(plan: IdentityPlan, args: unknown, effects: unk
 
 /** §9.2 on a plan: a matching conditional rule after the last unconditional one gives `ask`. */
 export function evaluatePlan(plan: IdentityPlan, args: unknown, effects: unknown): RuleEffect {
-  return matchConditional(plan, args, effects) >= 0 ? "ask" : plan.baseEffect;
+  const set = plan.conditionalSet;
+  // Conditional rules can only set `ask`: when the base is already `ask`, or none could apply, nothing changes.
+  if (set === undefined || args === undefined || plan.baseEffect === "ask") return plan.baseEffect;
+  scratch.arguments = args;
+  scratch.effects = effects;
+  try {
+    return set.matchAny(scratch) ? "ask" : plan.baseEffect;
+  } finally {
+    scratch.arguments = undefined;
+    scratch.effects = undefined;
+  }
 }
 
 /**

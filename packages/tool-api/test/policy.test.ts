@@ -250,9 +250,20 @@ describe("createPolicy (tool-api.md §9.2–9.5)", () => {
       fc.record({
         match: glob,
         effect: fc.constant("ask"),
-        when: fc.constant({ source: "arguments", any: "v", regex: "^y" }),
+        when: fc.constantFrom(
+          { source: "arguments", any: "v", regex: "^y" },
+          { source: "arguments", any: "v", regex: "s$" },
+          { source: "arguments", any: "w", regex: "(?i)Z" },
+        ),
       }),
     );
+    const whenMatches = (when: { any: string; regex: string }, args: Record<string, string> | undefined) => {
+      const value = args?.[when.any];
+      return (
+        typeof value === "string" &&
+        new RegExp(when.regex.replace("(?i)", ""), when.regex.startsWith("(?i)") ? "i" : "").test(value)
+      );
+    };
     const globMatches = (g: string, s: string): boolean =>
       new RegExp(
         `^${g
@@ -265,12 +276,12 @@ describe("createPolicy (tool-api.md §9.2–9.5)", () => {
       fc.property(
         fc.array(rule, { maxLength: 8 }),
         identity,
-        fc.constantFrom(undefined, { v: "yes" }, { v: "no" }),
-        (rules, id, args) => {
+        fc.constantFrom(undefined, { v: "yes" }, { v: "no" }, { v: "nos", w: "z" }, { w: "Z" }),
+        (rules, id, args: Record<string, string> | undefined) => {
           let expected = "allow";
           for (const r of rules) {
             if (!globMatches(r.match, id)) continue;
-            if ("when" in r && !args?.v.startsWith("y")) continue;
+            if ("when" in r && (args === undefined || !whenMatches(r.when, args))) continue;
             expected = r.effect;
           }
           expect(createPolicy(rules).evaluate(id, args)).toBe(expected);
