@@ -11,7 +11,7 @@ const cache = fileURLToPath(new URL("../.peers/", import.meta.url));
  * Makes `spec` (for example `re2@1.22`) importable from its own folder under bench/.peers and returns
  * `{ ok: true, import(name) }`, or `{ ok: false, reason }` when it cannot be installed here.
  */
-export function ensurePeer(folder, specs, { timeoutMs = 240_000 } = {}) {
+export function ensurePeer(folder, specs, { timeoutMs = 150_000 } = {}) {
   const dir = join(cache, folder);
   const marker = join(dir, ".installed");
   if (!existsSync(marker)) {

@@ -29,10 +29,13 @@ export async function run() {
   // One string: the predicate layer against one bare engine call on the same string.
   const one = { command: "echo a && ls -la | grep x" };
   const single = compilePredicate({ source: "arguments", any: "command", regex: RM });
-  const s = compare({
-    predicate: () => matchPredicate(single, { arguments: one }),
-    bare: () => bare.test(one.command),
-  });
+  const s = compare(
+    {
+      predicate: () => matchPredicate(single, { arguments: one }),
+      bare: () => bare.test(one.command),
+    },
+    { rounds: 15, ms: 60 },
+  );
   rows.push(
     row(SUITE, "predicate / bare re2js call (one string)", s.predicate / s.bare, { max: 1.2 }, fmt(s)),
   );

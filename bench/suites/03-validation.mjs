@@ -21,7 +21,7 @@ export async function run() {
   for (const [name, schema, input] of cases) {
     const ours = compileObjectSchema(schema, { name: "arguments of bench" });
     const theirs = mcp.getValidator(schema);
-    const t = compare({ ours: () => ours.validate(input), mcp: () => theirs(input) }, { rounds: 9, ms: 60 });
+    const t = compare({ ours: () => ours.validate(input), mcp: () => theirs(input) }, { rounds: 15, ms: 80 });
     rows.push(
       row(
         SUITE,

@@ -43,7 +43,7 @@ export async function run() {
       throw new Error(`bench hook did not continue: ${JSON.stringify(first.receipt)}`);
     const t = await compareAsync(
       { runHook: () => runHook(hook, payload, { cwd: dir }), bare: () => bareSpawn(script, line) },
-      { rounds: 6, calls: 4 },
+      { rounds: 10, calls: 5 },
     );
 
     // 100 subscriptions that never match this call: the dispatcher must spawn nothing.

@@ -10,7 +10,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * Compiles the evaluation walk of predicate.md §7 for one path into a chain of small functions, built once at
  * predicate compile time: each step reads one own property of a plain (non-array) object, `[*]` steps spread
  * arrays, and the last step tests strings only. Depth-first with early exit, which gives the same answer as
- * collecting every reached value first.
+ * collecting every reached value first. Each step reads the property first and rejects on its type, so the
+ * own-property check only runs for values that could match.
  */
 export function compileWalker(segments: readonly PathSegment[], pattern: CompiledRegex): Walker {
   const last = segments[segments.length - 1] as PathSegment;
@@ -22,11 +23,10 @@ export function compileWalker(segments: readonly PathSegment[], pattern: Compile
     // The common `...key` ending reads and tests the string in one step.
     const key = last.key;
     next = (value) => {
-      if (typeof value !== "object" || value === null || Array.isArray(value) || !hasOwn.call(value, key)) {
-        return false;
-      }
+      if (typeof value !== "object" || value === null) return false;
       const text = (value as Record<string, unknown>)[key];
-      return typeof text === "string" && pattern.test(text);
+      if (typeof text !== "string" || Array.isArray(value) || !hasOwn.call(value, key)) return false;
+      return pattern.test(text);
     };
     i--;
   }
@@ -35,29 +35,17 @@ export function compileWalker(segments: readonly PathSegment[], pattern: Compile
     const after = next;
     next = star
       ? (value) => {
-          if (
-            typeof value !== "object" ||
-            value === null ||
-            Array.isArray(value) ||
-            !hasOwn.call(value, key)
-          ) {
-            return false;
-          }
+          if (typeof value !== "object" || value === null) return false;
           const taken = (value as Record<string, unknown>)[key];
-          if (!Array.isArray(taken)) return false;
+          if (!Array.isArray(taken) || Array.isArray(value) || !hasOwn.call(value, key)) return false;
           for (let j = 0; j < taken.length; j++) if (after(taken[j])) return true;
           return false;
         }
       : (value) => {
-          if (
-            typeof value !== "object" ||
-            value === null ||
-            Array.isArray(value) ||
-            !hasOwn.call(value, key)
-          ) {
-            return false;
-          }
-          return after((value as Record<string, unknown>)[key]);
+          if (typeof value !== "object" || value === null) return false;
+          const taken = (value as Record<string, unknown>)[key];
+          if (taken === undefined || Array.isArray(value) || !hasOwn.call(value, key)) return false;
+          return after(taken);
         };
   }
   return next;
