@@ -10,6 +10,8 @@ export const sharedConfig = defineConfig({
     alias: [
       { find: new RegExp(`^@raw/${packages}/testing$`), replacement: `${root}packages/$1/src/testing.ts` },
       { find: new RegExp(`^@raw/${packages}$`), replacement: `${root}packages/$1/src/index.ts` },
+      // Private test helpers shared by the packages' suites (never published).
+      { find: /^@raw\/test-support$/, replacement: `${root}test-support/hostile.ts` },
     ],
   },
   test: {

@@ -6,6 +6,7 @@
  * descriptor and validator must answer every JSON value with effects, a `PatchError`/`TypeError`, or a message.
  */
 import { compileObjectSchema } from "@raw/schema";
+import { expectNoPollution, hostileArguments, isDeepFrozen, MiB, retainedBytes } from "@raw/test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   describeWriteFileEffects,
@@ -16,7 +17,6 @@ import {
   prepareEffects,
   validateWriteFileArgs,
 } from "../../src/index.js";
-import { expectNoPollution, hostileArguments, isDeepFrozen, MiB, retainedBytes } from "./hostile.js";
 
 const OPEN = compileObjectSchema({ type: "object" }, { name: "effects of open" });
 const FILES = compileObjectSchema(FILES_EFFECTS_SCHEMA, { name: "effects of write_file" });

@@ -6,10 +6,10 @@
  * stored document, is `test/apply-update.test.ts`, "never throws, never changes the stored document".)
  */
 import { isContractError } from "@raw/schema";
+import { expectNoPollution, isDeepFrozen } from "@raw/test-support";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPanelHost, validatePanelDocument } from "../../src/index.js";
-import { expectNoPollution, isDeepFrozen } from "./hostile.js";
 
 const SEED = 20_261_210;
 const OWNER = "local/prop";

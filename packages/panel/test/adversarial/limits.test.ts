@@ -6,6 +6,7 @@
  * plus one, streaming and as result blocks; and every hostile value is answered with a coded rejection.
  */
 import { isContractError } from "@raw/schema";
+import { DEEP_LEVELS, expectNoPollution, hostileArguments, isDeepFrozen } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
 import {
   applyPanelUpdate,
@@ -15,7 +16,6 @@ import {
   validatePanelDocument,
   validatePanelUpdate,
 } from "../../src/index.js";
-import { DEEP_LEVELS, expectNoPollution, hostileArguments, isDeepFrozen } from "./hostile.js";
 
 const OWNER = "local/limits";
 const DECLARATIONS = [

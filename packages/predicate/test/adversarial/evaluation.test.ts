@@ -5,6 +5,8 @@
  * pollutes a prototype. (The fast-check properties of predicate totality and glob agreement with a reference
  * matcher live in `test/properties.test.ts` and `test/glob.test.ts`.)
  */
+
+import { expectNoPollution, hostileArguments } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
 import {
   compileGlob,
@@ -15,7 +17,6 @@ import {
   type Predicate,
   safeCompilePredicate,
 } from "../../src/index.js";
-import { expectNoPollution, hostileArguments } from "./hostile.js";
 
 const PREDICATES: Predicate[] = [
   { source: "arguments", any: "path", regex: "." },

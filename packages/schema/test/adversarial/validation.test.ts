@@ -4,6 +4,8 @@
  * a compiled validator answers any value with `schema_violation` issues or none, never throws, never rewrites the
  * value, and keeps nothing of it once it returns; nothing pollutes a prototype.
  */
+
+import { DEEP_LEVELS, expectNoPollution, hostileArguments, MiB, retainedBytes } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
 import {
   compileObjectSchema,
@@ -14,7 +16,6 @@ import {
   snapshotJson,
   validateWith,
 } from "../../src/index.js";
-import { DEEP_LEVELS, expectNoPollution, hostileArguments, MiB, retainedBytes } from "./hostile.js";
 
 const SCHEMA_CODES = new Set([
   "schema_unsupported",

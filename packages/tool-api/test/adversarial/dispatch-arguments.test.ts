@@ -13,16 +13,10 @@ import {
   WRITE_FILE_INPUT_SCHEMA,
 } from "@raw/effects";
 import { compileObjectSchema } from "@raw/schema";
+import { expectNoPollution, hostileArguments, isDeepFrozen, MiB, retainedBytes } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
 import { createToolRegistry, type DispatchContext, type ToolRegistration } from "../../src/index.js";
-import {
-  expectContractResult,
-  expectNoPollution,
-  hostileArguments,
-  isDeepFrozen,
-  MiB,
-  retainedBytes,
-} from "./hostile.js";
+import { expectContractResult } from "./contract-codes.js";
 
 const OPEN_SCHEMA = { type: "object" };
 const STRICT_SCHEMA = {

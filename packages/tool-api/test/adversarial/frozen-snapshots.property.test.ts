@@ -3,10 +3,11 @@
  * notification are one deep-frozen snapshot each, and the caller's object is unchanged (tool-api.md §7.4), for
  * arbitrary JSON arguments including prototype-named keys.
  */
+
+import { expectNoPollution, isDeepFrozen } from "@raw/test-support";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/index.js";
-import { expectNoPollution, isDeepFrozen } from "./hostile.js";
 
 const SEED = 20_261_208;
 const RUNS = 1000;

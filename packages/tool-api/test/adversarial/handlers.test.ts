@@ -4,6 +4,8 @@
  * result with a code of the contract, never reject, fire the post notification only when the handler ran, and
  * leave no unhandled rejection and no polluted prototype behind.
  */
+
+import { expectNoPollution } from "@raw/test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createToolRegistry,
@@ -12,7 +14,7 @@ import {
   type ToolNotificationEvent,
   type ToolResult,
 } from "../../src/index.js";
-import { CONTRACT_CODES, expectContractResult, expectNoPollution } from "./hostile.js";
+import { CONTRACT_CODES, expectContractResult } from "./contract-codes.js";
 
 let unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -21,9 +21,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isContractError } from "@raw/schema";
+import { expectNoPollution, MiB } from "@raw/test-support";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { loadToolFolders, type ToolIssue, validateToolFolder } from "../../src/index.js";
-import { expectNoPollution, MiB } from "./hostile.js";
 
 const base = mkdtempSync(join(tmpdir(), "raw-tool-api-adversarial-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 /**
- * Shared pieces of the adversarial suites of this package: a corpus of hostile values, a check that nothing
- * polluted the built-in prototypes, a deep-frozen check and a heap probe. (Each package keeps its own copy: test
- * helpers are never reached through another package's tree.)
+ * Shared pieces of the adversarial suites of every package: a corpus of hostile values, a check that nothing
+ * polluted the built-in prototypes, a deep-frozen check and a heap probe. (A private test-support module, never published:
+ * packages reach it as `@raw/test-support`, an alias of vitest.shared.ts and each tsconfig.)
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
