@@ -8,6 +8,14 @@ export {
 } from "./compile-object-schema.js";
 export { deepFreeze, freezeJsonTree } from "./deep-freeze.js";
 export { detectDialect } from "./dialect.js";
+export {
+  DISPLAY_ESCAPED_RANGES,
+  type EscapeDisplayOptions,
+  escapeDisplayText,
+  formatByteCount,
+  shortenDisplayText,
+  stringifyForDisplay,
+} from "./display-text.js";
 export { ContractError, type Issue, isContractError, thrownMessage, type Validated } from "./issue.js";
 export { isPlainObject } from "./plain-object.js";
 export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
