@@ -1,8 +1,11 @@
 import { codePoints, isPlainObject, utf8Bytes } from "@raw/schema";
 import { childPointer, fail } from "./panel-error.js";
 
-/** Control characters refused in every checked string: U+0000–U+0008, U+000B–U+001F and U+007F (`panels.md` §3.2). */
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+/**
+ * Control characters refused in every checked string: U+0000–U+0008, U+000B–U+001F and U+007F (`panels.md` §3.2),
+ * the C1 controls U+0080–U+009F and the bidirectional controls U+202A–U+202E and U+2066–U+2069 (amendment A2).
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 /** Panel and action ids: `^[a-z][a-z0-9_-]{0,31}$` (`panels.md` §2.1, §10.1). */
 export const PANEL_ID_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;

@@ -1,4 +1,4 @@
-import { codePoints } from "@raw/schema";
+import { codePoints, escapeDisplayText } from "@raw/schema";
 import { derivePanelProgress, panelTitle } from "./derive.js";
 import { MAX_TEXT_TABLE_ROWS } from "./limits.js";
 import type {
@@ -34,6 +34,16 @@ export interface ReceiptLineInput {
   readonly error?: { readonly code: string; readonly message?: string };
 }
 
+/** A panel string shown as one screen line (amendment A1: controls, LF and TAB escaped). */
+function line(text: string): string {
+  return escapeDisplayText(text);
+}
+
+/** A multi-line panel string (markdown, Mermaid source, a fallback): LF and TAB kept, other controls escaped. */
+function multiline(value: string): string {
+  return escapeDisplayText(value, { multiline: true });
+}
+
 function given(text: string | undefined): text is string {
   return typeof text === "string" && text !== "";
 }
@@ -46,15 +56,15 @@ function glyph(status: unknown): string {
 
 function refText(ref: PanelRef | undefined): string {
   if (ref === undefined) return "";
-  return ref.line === undefined ? ` (${ref.path})` : ` (${ref.path}:${ref.line})`;
+  return ref.line === undefined ? ` (${line(ref.path)})` : ` (${line(ref.path)}:${ref.line})`;
 }
 
 function checklistLines(items: readonly ChecklistItem[] | undefined, depth: number, out: string[]): void {
   if (!Array.isArray(items)) return;
   const indent = "  ".repeat(depth);
   for (const item of items) {
-    const note = given(item.note) ? ` — ${item.note}` : "";
-    out.push(`${indent}${glyph(item.status)} ${item.label}${note}${refText(item.ref)}`);
+    const note = given(item.note) ? ` — ${line(item.note)}` : "";
+    out.push(`${indent}${glyph(item.status)} ${line(item.label)}${note}${refText(item.ref)}`);
     checklistLines(item.children, depth + 1, out);
   }
 }
@@ -70,16 +80,16 @@ export function formatDuration(milliseconds: number): string {
 
 function stepsLines(block: StepsBlock, out: string[]): void {
   block.items.forEach((item, i) => {
-    const detail = given(item.detail) ? ` — ${item.detail}` : "";
+    const detail = given(item.detail) ? ` — ${line(item.detail)}` : "";
     const { started_at: start, ended_at: end } = item;
     const duration =
       start !== undefined && end !== undefined && end >= start ? ` (${formatDuration(end - start)})` : "";
-    out.push(`${i + 1}. ${glyph(item.status)} ${item.label}${detail}${duration}`);
+    out.push(`${i + 1}. ${glyph(item.status)} ${line(item.label)}${detail}${duration}`);
   });
 }
 
 function progressLine(block: ProgressBlock): string {
-  const label = given(block.label) ? block.label : "Progress";
+  const label = given(block.label) ? line(block.label) : "Progress";
   if (block.indeterminate === true || block.value === undefined || block.max === undefined)
     return `${label} …`;
   return `${label} ${Math.round((block.value / block.max) * 100)}%`;
@@ -92,18 +102,18 @@ function pad(cell: string, width: number): string {
 
 function tableLines(block: TableBlock, out: string[]): void {
   const shown = block.rows.slice(0, MAX_TEXT_TABLE_ROWS);
-  const grid: string[][] = [["", ...block.columns.map((column) => column.label)]];
+  const grid: string[][] = [["", ...block.columns.map((column) => line(column.label))]];
   for (const row of shown) {
     const cells = row.cells;
     grid.push([
       row.status === undefined ? "" : glyph(row.status),
-      ...block.columns.map((column) => (Object.hasOwn(cells, column.id) ? (cells[column.id] ?? "") : "")),
+      ...block.columns.map((column) => line(Object.hasOwn(cells, column.id) ? (cells[column.id] ?? "") : "")),
     ]);
   }
-  const widths = grid[0]?.map((_, c) => Math.max(...grid.map((line) => codePoints(line[c] ?? "")))) ?? [];
-  for (const line of grid) {
+  const widths = grid[0]?.map((_, c) => Math.max(...grid.map((row) => codePoints(row[c] ?? "")))) ?? [];
+  for (const row of grid) {
     out.push(
-      line
+      row
         .map((cell, c) => pad(cell, widths[c] ?? 0))
         .join("  ")
         .replace(/ +$/, ""),
@@ -117,32 +127,34 @@ function timelineLines(block: TimelineBlock, out: string[]): void {
   for (let i = block.events.length - 1; i >= 0; i--) {
     const event = block.events[i];
     if (event === undefined) continue;
-    const detail = given(event.detail) ? ` — ${event.detail}` : "";
-    out.push(`[${event.level}] ${event.label}${detail}`);
+    const detail = given(event.detail) ? ` — ${line(event.detail)}` : "";
+    out.push(`[${line(event.level)}] ${line(event.label)}${detail}`);
   }
 }
 
 function filesLines(block: FilesBlock, out: string[]): void {
   for (const entry of block.entries) {
     const letter = entry.status === undefined ? "R" : entry.status.charAt(0).toUpperCase();
-    const line = entry.line === undefined ? "" : `:${entry.line}`;
-    const label = given(entry.label) ? ` ${entry.label}` : "";
-    out.push(`${letter} ${entry.path}${line}${label}`);
+    const at = entry.line === undefined ? "" : `:${entry.line}`;
+    const label = given(entry.label) ? ` ${line(entry.label)}` : "";
+    out.push(`${letter} ${line(entry.path)}${at}${label}`);
   }
 }
 
 function formLines(block: FormBlock, out: string[]): void {
   for (const field of block.fields) {
-    out.push(`- ${field.label} (${field.kind}, ${field.required === true ? "required" : "optional"})`);
-    if (given(field.description)) out.push(`  ${field.description}`);
+    out.push(
+      `- ${line(field.label)} (${line(field.kind)}, ${field.required === true ? "required" : "optional"})`,
+    );
+    if (given(field.description)) out.push(`  ${line(field.description)}`);
     if (field.kind !== "text") {
-      for (const option of field.options ?? []) out.push(`  - ${option.label} [${option.id}]`);
+      for (const option of field.options ?? []) out.push(`  - ${line(option.label)} [${line(option.id)}]`);
     }
   }
 }
 
 function blockLines(block: PanelBlock, out: string[]): void {
-  if (given(block.title)) out.push(`## ${block.title}`);
+  if (given(block.title)) out.push(`## ${line(block.title)}`);
   switch (block.kind) {
     case "checklist":
       checklistLines((block as { items?: readonly ChecklistItem[] }).items, 0, out);
@@ -155,13 +167,13 @@ function blockLines(block: PanelBlock, out: string[]): void {
       return;
     case "key_value":
       for (const entry of (block as KeyValueBlock).entries)
-        out.push(`${entry.key}: ${entry.value}${refText(entry.ref)}`);
+        out.push(`${line(entry.key)}: ${line(entry.value)}${refText(entry.ref)}`);
       return;
     case "table":
       tableLines(block as TableBlock, out);
       return;
     case "markdown":
-      out.push((block as { text: string }).text);
+      out.push(multiline((block as { text: string }).text));
       return;
     case "timeline":
       timelineLines(block as TimelineBlock, out);
@@ -173,24 +185,30 @@ function blockLines(block: PanelBlock, out: string[]): void {
       formLines(block as FormBlock, out);
       return;
     case "mermaid":
-      if (given(block.fallback)) out.push(block.fallback);
-      out.push("```mermaid", (block as MermaidBlock).source, "```");
+      if (given(block.fallback)) out.push(multiline(block.fallback));
+      out.push("```mermaid", multiline((block as MermaidBlock).source), "```");
       return;
     default:
-      out.push(typeof block.fallback === "string" ? block.fallback : `Unsupported block "${block.kind}"`);
+      out.push(
+        typeof block.fallback === "string"
+          ? multiline(block.fallback)
+          : `Unsupported block "${line(block.kind)}"`,
+      );
   }
 }
 
 /**
  * Renders a validated document as plain text (`panels.md` §14.1–§14.2): a header line (the document title, else
  * `declaredTitle`; ` (<done>/<total>)` when there is progress; ` — <subtitle>`), then each block's lines (a titled
- * block starts with `## <title>`), joined with `\n` without blank lines.
+ * block starts with `## <title>`), joined with `\n` without blank lines. Every panel string goes through
+ * `escapeDisplayText` of `@raw/schema` (amendment A1): a label, note, cell or path is one line whatever it holds;
+ * markdown, Mermaid source and fallbacks keep their LF and TAB.
  */
 export function renderPanelText(declaredTitle: string, document: PanelDocument): string {
   const progress = derivePanelProgress(document);
-  let header = panelTitle(document, declaredTitle);
+  let header = line(panelTitle(document, declaredTitle));
   if (progress !== undefined) header += ` (${progress.done}/${progress.total})`;
-  if (given(document.subtitle)) header += ` — ${document.subtitle}`;
+  if (given(document.subtitle)) header += ` — ${line(document.subtitle)}`;
   const lines = [header];
   for (const block of document.blocks) blockLines(block, lines);
   return lines.join("\n");
@@ -198,10 +216,12 @@ export function renderPanelText(declaredTitle: string, document: PanelDocument):
 
 /**
  * One receipt line (`panels.md` §14.4): `  ▸ <title> r<revision> · <summary>` (without ` · <summary>` when the
- * summary is empty), or `  ▸ <title> update rejected: <code>` for a receipt with an `error`.
+ * summary is empty), or `  ▸ <title> update rejected: <code>` for a receipt with an `error`; the title, summary and
+ * code are escaped as one line (amendment A1).
  */
 export function renderReceiptLine(receipt: ReceiptLineInput): string {
-  if (receipt.error !== undefined) return `  ▸ ${receipt.title} update rejected: ${receipt.error.code}`;
-  const summary = receipt.summary === "" ? "" : ` · ${receipt.summary}`;
-  return `  ▸ ${receipt.title} r${receipt.revision}${summary}`;
+  if (receipt.error !== undefined)
+    return `  ▸ ${line(receipt.title)} update rejected: ${line(receipt.error.code)}`;
+  const summary = receipt.summary === "" ? "" : ` · ${line(receipt.summary)}`;
+  return `  ▸ ${line(receipt.title)} r${receipt.revision}${summary}`;
 }

@@ -29,7 +29,7 @@ import {
 // the validators: byte limits (given here as the equal character bound, which they imply), the 200-item total of a
 // checklist tree, unique ids, cross-field rules and the 65,536-byte document limit.
 
-const NO_CONTROL = "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F]*$";
+const NO_CONTROL = "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]*$";
 const PANEL_ID = "^[a-z][a-z0-9_-]{0,31}$";
 const BLOCK_ID = "^[A-Za-z0-9_-]{1,32}$";
 const ITEM_ID = "^[A-Za-z0-9_.-]{1,64}$";

@@ -176,7 +176,11 @@ describe("control characters", () => {
   );
 
   it("allows tab and line feed, and characters just outside the ranges", () => {
-    accept({ title: "a\tb\nc \u0080 \u00a0", context_summary: "x\ny\tz", blocks: [md("# T\n\n\tcode\n")] });
+    accept({
+      title: "a\tb\nc \u00a0 \u2029 \u202f \u2065",
+      context_summary: "x\ny\tz",
+      blocks: [md("# T\n\n\tcode\n")],
+    });
   });
 
   it("checks the control character before the length", () => {
