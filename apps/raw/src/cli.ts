@@ -1,4 +1,5 @@
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./support/io.js";
+import { displayBlock, displayLine } from "./support/present.js";
 import { COMMAND_HELP, type CommandName } from "./support/usage.js";
 
 export type { CliIo } from "./support/io.js";
@@ -53,28 +54,32 @@ function isCoded(error: unknown): error is CodedError {
   );
 }
 
-/** Prints an error the way the CLI promises: a coded message, a stack trace only with `--debug`. */
+/**
+ * Prints an error the way the CLI promises: a coded message, a stack trace only with `--debug`. Messages can quote
+ * untrusted text (a file name, a JSON excerpt, an argument): each is escaped as one screen line (amendment A1).
+ */
 function report(error: unknown, io: CliIo, debug: boolean): number {
-  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
+  const stack = debug && error instanceof Error && error.stack ? `${displayBlock(error.stack)}\n` : "";
   if (isCoded(error) && (error as unknown as Error).name === "UsageError") {
-    io.stderr.write(`raw: usage: ${error.message}\n`);
+    io.stderr.write(`raw: usage: ${displayLine(error.message)}\n`);
     if (error.usage) io.stderr.write(`usage: ${error.usage.replaceAll("\n", "\n       ")}\n`);
     return EXIT_USAGE;
   }
   if (isCoded(error)) {
-    io.stderr.write(`raw: ${error.code}: ${error.message}\n`);
+    io.stderr.write(`raw: ${error.code}: ${displayLine(error.message)}\n`);
     const issues = Array.isArray(error.issues) ? error.issues : [];
     if (issues.length > 1 || (issues.length === 1 && issues[0]?.message !== error.message)) {
       for (const issue of issues) {
-        const at = issue.path === undefined ? "" : `${issue.path === "" ? "(root)" : issue.path}  `;
-        io.stderr.write(`  ${issue.code}  ${at}${issue.message}\n`);
+        const at =
+          issue.path === undefined ? "" : `${issue.path === "" ? "(root)" : displayLine(issue.path)}  `;
+        io.stderr.write(`  ${displayLine(issue.code)}  ${at}${displayLine(issue.message)}\n`);
       }
     }
     io.stderr.write(stack);
     return typeof error.exitCode === "number" ? error.exitCode : EXIT_FAILURE;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`raw: internal_error: ${message}\n`);
+  io.stderr.write(`raw: internal_error: ${displayLine(message)}\n`);
   io.stderr.write(stack || "raw: run again with --debug to see the stack\n");
   return EXIT_FAILURE;
 }
@@ -103,7 +108,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_OK;
     }
     if (!Object.hasOwn(COMMANDS, command)) {
-      io.stderr.write(`raw: unknown command "${command}"\n`);
+      io.stderr.write(`raw: unknown command "${displayLine(command)}"\n`);
       io.stderr.write('raw: run "raw --help" for the list of commands\n');
       return EXIT_USAGE;
     }

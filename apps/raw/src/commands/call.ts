@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { stringifyForDisplay } from "@raw/schema";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
@@ -109,7 +110,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const tool = session.resolveName(args.positionals[0] as string);
     if (format === "text") io.stdout.write(callHeader(tool, callArgs));
     const trace = await session.call(tool, callArgs, { signal: controller.signal });
-    if (format === "json") io.stdout.write(`${JSON.stringify(traceJson(trace), null, 2)}\n`);
+    if (format === "json") io.stdout.write(`${stringifyForDisplay(traceJson(trace), 2)}\n`);
     return trace.result.isError ? EXIT_FAILURE : EXIT_OK;
   } finally {
     process.off("SIGINT", onSigint);

@@ -1,8 +1,9 @@
+import { stringifyForDisplay } from "@raw/schema";
 import { createToolRegistry, type PreToolUseRequest } from "@raw/tool-api";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { effectLines } from "../support/present.js";
+import { displayLine, effectLines } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
@@ -59,20 +60,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const message = first?.type === "text" ? first.text : "";
     if (format === "json") {
       io.stdout.write(
-        `${JSON.stringify({ tool: name, identity, ok: false, code: result.code ?? null, message }, null, 2)}\n`,
+        `${stringifyForDisplay({ tool: name, identity, ok: false, code: result.code ?? null, message }, 2)}\n`,
       );
     } else {
-      io.stderr.write(`raw: ${result.code ?? "error"}: ${message}\n`);
+      io.stderr.write(`raw: ${displayLine(result.code ?? "error")}: ${displayLine(message)}\n`);
     }
     return EXIT_FAILURE;
   }
   const effects = reached.effects;
   if (format === "json") {
     io.stdout.write(
-      `${JSON.stringify({ tool: name, identity, ok: true, effects: effects ?? null }, null, 2)}\n`,
+      `${stringifyForDisplay({ tool: name, identity, ok: true, effects: effects ?? null }, 2)}\n`,
     );
   } else if (effects === undefined) {
-    io.stdout.write(`${name} (${identity}) declares no intended effects\n`);
+    io.stdout.write(`${displayLine(name)} (${displayLine(String(identity))}) declares no intended effects\n`);
   } else {
     io.stdout.write(`${effectLines(effects).join("\n")}\n`);
   }

@@ -1,8 +1,10 @@
 import { basename } from "node:path";
 import { buildHookPayload, createHookDispatcher, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
+import { stringifyForDisplay } from "@raw/schema";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
 import { loadHookFolders } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { displayBlock, displayLine, indent } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
@@ -73,26 +75,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     receipt: receipt ?? null,
   };
   if (format === "json") {
-    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    io.stdout.write(`${stringifyForDisplay(body, 2)}\n`);
   } else {
-    const lines = [`${hook.id} ${event}`];
+    const lines = [`${displayLine(hook.id)} ${event}`];
     if (!ran && result.blocked === undefined) {
       lines.push("  skipped   no subscription of this hook matches the payload (a host would not run it)");
     } else {
       if (receipt !== undefined) {
-        lines.push(`  outcome   ${receipt.outcome}${receipt.code ? ` (${receipt.code})` : ""}`);
-        if (receipt.message !== undefined) lines.push(`  message   ${receipt.message}`);
+        const code = receipt.code ? ` (${displayLine(receipt.code)})` : "";
+        lines.push(`  outcome   ${displayLine(receipt.outcome)}${code}`);
+        if (receipt.message !== undefined) lines.push(`  message   ${displayLine(receipt.message)}`);
       }
-      if (result.blocked !== undefined) lines.push(`  blocked   ${result.blocked}: ${result.reason ?? ""}`);
+      if (result.blocked !== undefined)
+        lines.push(`  blocked   ${result.blocked}: ${displayLine(result.reason ?? "")}`);
       if (receipt !== undefined) lines.push(`  duration  ${receipt.durationMs} ms`);
-      if (receipt?.stderr)
-        lines.push(
-          "  stderr",
-          ...receipt.stderr
-            .trimEnd()
-            .split("\n")
-            .map((l) => `    ${l}`),
-        );
+      if (receipt?.stderr) lines.push("  stderr", indent(displayBlock(receipt.stderr.trimEnd()), 4));
     }
     io.stdout.write(`${lines.join("\n")}\n`);
   }

@@ -3,6 +3,7 @@ import { basename, join, resolve } from "node:path";
 import { parseCommandArgs } from "../support/args.js";
 import { displayPath } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
+import { displayLine } from "../support/present.js";
 import { hookScaffold, SCAFFOLD_HOOK_NAME, SCAFFOLD_TOOL_ID, toolScaffold } from "../support/scaffold.js";
 import { usageOf } from "../support/usage.js";
 
@@ -53,8 +54,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       `cannot write ${displayPath(dir, cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  const shown = displayPath(dir, cwd);
-  for (const [file] of files) io.stdout.write(`created ${displayPath(join(dir, file), cwd)}\n`);
+  const shown = displayLine(displayPath(dir, cwd));
+  for (const [file] of files) io.stdout.write(`created ${displayLine(displayPath(join(dir, file), cwd))}\n`);
   io.stdout.write(`next: node --test ${shown}/test.mjs && npx raw validate ${shown}\n`);
   return EXIT_OK;
 }

@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
+import { stringifyForDisplay } from "@raw/schema";
 import { createPolicy, type PolicyExplanation } from "@raw/tool-api";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
 import type { ExpectedDecision, PolicyCase } from "../support/cases.js";
 import { displayPath, readJsonFile } from "../support/files.js";
 import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { compactJson } from "../support/present.js";
+import { compactJson, displayLine } from "../support/present.js";
 import { type FileReport, formatText, locate } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
 import { validateCasesValue } from "../support/validate-files.js";
@@ -20,7 +21,7 @@ function decidingRule(rules: RulesInput, explanation: PolicyExplanation) {
 function ruleText(rules: RulesInput, explanation: PolicyExplanation): string {
   if (explanation.ruleIndex === null) return "no rule applies (the default is allow)";
   const { rule, location } = decidingRule(rules, explanation);
-  return `rule ${explanation.ruleIndex} at ${location}: ${compactJson(rule)}`;
+  return `rule ${explanation.ruleIndex} at ${displayLine(String(location))}: ${compactJson(rule)}`;
 }
 
 async function explainCommand(argv: string[], io: CliIo, usage: string): Promise<number> {
@@ -57,10 +58,10 @@ async function explainCommand(argv: string[], io: CliIo, usage: string): Promise
       : createPolicy(rules.rules).explain(identity, callArgs ?? {}, effects);
   if (format === "json") {
     const body = { identity, ...explanation, ...decidingRule(rules, explanation) };
-    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    io.stdout.write(`${stringifyForDisplay(body, 2)}\n`);
   } else {
     io.stdout.write(
-      `${identity}\n  decision  ${explanation.decision}\n  hidden    ${explanation.hidden}\n  decided   ${ruleText(rules, explanation)}\n`,
+      `${displayLine(identity)}\n  decision  ${explanation.decision}\n  hidden    ${explanation.hidden}\n  decided   ${ruleText(rules, explanation)}\n`,
     );
   }
   return EXIT_OK;
@@ -150,15 +151,17 @@ async function testCommand(argv: string[], io: CliIo, usage: string): Promise<nu
         caseLocation: o.caseLocation,
       })),
     };
-    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    io.stdout.write(`${stringifyForDisplay(body, 2)}\n`);
   } else {
     const lines: string[] = [];
     for (const o of outcomes) {
-      const label = o.name === null ? o.identity : `${o.name} (${o.identity})`;
+      const identity = displayLine(o.identity);
+      const label = o.name === null ? identity : `${displayLine(o.name)} (${identity})`;
+      const at = displayLine(o.caseLocation);
       if (o.ok) {
-        lines.push(`ok    ${o.caseLocation}  ${label}: ${o.actual}`);
+        lines.push(`ok    ${at}  ${label}: ${o.actual}`);
       } else {
-        lines.push(`FAIL  ${o.caseLocation}  ${label}: expected ${o.expect}, got ${o.actual}`);
+        lines.push(`FAIL  ${at}  ${label}: expected ${o.expect}, got ${o.actual}`);
         lines.push(`      decided by ${ruleText(rules, o.explanation)}`);
       }
     }

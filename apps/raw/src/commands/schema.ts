@@ -5,6 +5,7 @@ import { parseCommandArgs, stringOption } from "../support/args.js";
 import { casesSchemaText } from "../support/cases.js";
 import { displayPath } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
+import { displayLine } from "../support/present.js";
 import { usageOf } from "../support/usage.js";
 
 /** The schemas `raw schema` knows: the committed files of the packages (read through their `schemas/*` export). */
@@ -44,7 +45,7 @@ function idOf(text: string): string {
 async function writeSchema(dir: string, name: SchemaName, cwd: string, io: CliIo): Promise<string> {
   const path = join(dir, SCHEMAS[name].file);
   await writeFile(path, await schemaText(name));
-  io.stdout.write(`wrote ${displayPath(path, cwd)}\n`);
+  io.stdout.write(`wrote ${displayLine(displayPath(path, cwd))}\n`);
   return path;
 }
 

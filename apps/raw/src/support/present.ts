@@ -1,3 +1,23 @@
+import { escapeDisplayText, stringifyForDisplay } from "@raw/schema";
+
+/** Most bytes of argument JSON the approval prompt shows (its effects lines are never shortened). */
+export const MAX_PROMPT_ARGUMENT_BYTES = 4096;
+/** Most bytes of argument JSON the one-line header of a call trace shows. */
+export const MAX_HEADER_ARGUMENT_BYTES = 512;
+
+/** An untrusted single-line item (a path, a name, a reason, a message) as one screen line (amendment A1). */
+export function displayLine(text: string, maxBytes?: number): string {
+  return escapeDisplayText(text, maxBytes === undefined ? {} : { maxBytes });
+}
+
+/** An untrusted multi-line block (result text, stderr): LF and TAB kept, every other control escaped (A1). */
+export function displayBlock(text: string, maxBytes?: number): string {
+  return escapeDisplayText(
+    text,
+    maxBytes === undefined ? { multiline: true } : { multiline: true, maxBytes },
+  );
+}
+
 /** Indents every line of `text` by `spaces`. */
 export function indent(text: string, spaces: number): string {
   const pad = " ".repeat(spaces);
@@ -17,8 +37,8 @@ function isFileEffect(value: unknown): value is { path: string; operation: strin
 }
 
 /**
- * Intended effects as lines: a `{ files: [{ path, operation }] }` value as one `<operation> <path>` line per file,
- * anything else as indented JSON.
+ * Intended effects as lines: a `{ files: [{ path, operation }] }` value as one `<operation> <path>` line per file
+ * (each escaped as one screen line, never shortened), anything else as indented JSON with controls escaped.
  */
 export function effectLines(effects: unknown): string[] {
   const files = (effects as { files?: unknown } | null | undefined)?.files;
@@ -30,24 +50,24 @@ export function effectLines(effects: unknown): string[] {
     files.every(isFileEffect)
   ) {
     if (files.length === 0) return ["no files"];
-    return files.map((file) => `${file.operation} ${file.path}`);
+    return files.map((file) => `${displayLine(file.operation)} ${displayLine(file.path)}`);
   }
-  return JSON.stringify(effects, null, 2).split("\n");
+  return stringifyForDisplay(effects, 2).split("\n");
 }
 
-/** A result content block as text: text as is, JSON indented, an image as a short note. */
+/** A result content block as display text: text escaped as a block, JSON indented, an image as a short note. */
 export function blockText(block: unknown): string {
   const b = block as { type?: unknown; text?: unknown; value?: unknown; mimeType?: unknown; data?: unknown };
-  if (b?.type === "text" && typeof b.text === "string") return b.text;
-  if (b?.type === "json") return JSON.stringify(b.value, null, 2);
+  if (b?.type === "text" && typeof b.text === "string") return displayBlock(b.text);
+  if (b?.type === "json") return stringifyForDisplay(b.value, 2);
   if (b?.type === "image") {
     const size = typeof b.data === "string" ? Math.floor((b.data.length * 3) / 4) : 0;
-    return `[image ${String(b.mimeType)}, about ${size} bytes]`;
+    return `[image ${displayLine(String(b.mimeType))}, about ${size} bytes]`;
   }
-  return JSON.stringify(block);
+  return stringifyForDisplay(block);
 }
 
-/** A one-line JSON text of a value (for rules and arguments in traces). */
-export function compactJson(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+/** A one-line JSON text of a value for display (rules and arguments in traces), shortened to `maxBytes`. */
+export function compactJson(value: unknown, maxBytes?: number): string {
+  return displayLine(stringifyForDisplay(value), maxBytes);
 }

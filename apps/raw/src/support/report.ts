@@ -1,4 +1,6 @@
+import { escapeDisplayText, stringifyForDisplay } from "@raw/schema";
 import type { SourcePosition } from "./json-source.js";
+import { displayLine } from "./present.js";
 
 /** What a validated file holds. */
 export type FileKind = "tool" | "hook" | "rules" | "panel-document" | "cases" | "unknown";
@@ -57,10 +59,12 @@ export function summaryLine(reports: readonly FileReport[]): string {
 /**
  * Text: per file a header (`<file>  ok` or `<file>  N errors`), then one `file:line:col  code  message` line per issue
  * (warnings as `file:line:col  code  warning: message`), a blank line between files with issues, and the summary.
+ * File names, codes and messages are escaped (amendment A1): one issue is always one screen line.
  */
 export function formatText(reports: readonly FileReport[]): string {
   const out: string[] = [];
-  for (const report of reports) {
+  for (const shown of reports) {
+    const report = { ...shown, file: displayLine(shown.file) };
     const counts = [
       report.issues.length > 0 ? plural(report.issues.length, "error") : "",
       report.warnings.length > 0 ? plural(report.warnings.length, "warning") : "",
@@ -69,11 +73,13 @@ export function formatText(reports: readonly FileReport[]): string {
       `${report.file}  ${report.ok ? "ok" : "failed"}${counts.length ? ` (${counts.join(", ")})` : ""}`,
     );
     for (const issue of report.issues) {
-      out.push(`${report.file}:${issue.line}:${issue.column}  ${issue.code}  ${issue.message}`);
+      out.push(
+        `${report.file}:${issue.line}:${issue.column}  ${displayLine(issue.code)}  ${displayLine(issue.message)}`,
+      );
     }
     for (const warning of report.warnings) {
       out.push(
-        `${report.file}:${warning.line}:${warning.column}  ${warning.code}  warning: ${warning.message}`,
+        `${report.file}:${warning.line}:${warning.column}  ${displayLine(warning.code)}  warning: ${displayLine(warning.message)}`,
       );
     }
     if (report.issues.length + report.warnings.length > 0) out.push("");
@@ -85,7 +91,8 @@ export function formatText(reports: readonly FileReport[]): string {
 
 /**
  * JSON: `{ ok, summary: { passed, failed }, files: [{ file, kind, ok, issues: [...], warnings: [...] }] }` where each
- * issue is `{ code, message, pointer, line, column }`; two-space indentation and a final newline.
+ * issue is `{ code, message, pointer, line, column }`; two-space indentation and a final newline. Always one
+ * well-formed document; controls, bidi and zero-width code points inside strings are `\uXXXX` escapes.
  */
 export function formatJson(reports: readonly FileReport[]): string {
   const failed = reports.filter((r) => !r.ok).length;
@@ -100,17 +107,28 @@ export function formatJson(reports: readonly FileReport[]): string {
       warnings: r.warnings,
     })),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return `${stringifyForDisplay(body, 2)}\n`;
 }
 
-/** Escapes a workflow-command message (GitHub Actions: `%`, CR, LF). */
+/**
+ * Encodes a workflow-command message (GitHub Actions: `%` → `%25`, CR → `%0D`, LF → `%0A`) after the display
+ * escaping of amendment A1 (as a block: LF and TAB kept, every other control visible), so the log line holds no
+ * raw control and a message never ends its command early.
+ */
 export function escapeData(text: string): string {
+  return encodeData(escapeDisplayText(text, { multiline: true }));
+}
+
+function encodeData(text: string): string {
   return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 }
 
-/** Escapes a workflow-command property value (the data escapes plus `:` and `,`). */
+/**
+ * Encodes a workflow-command property value (a file name, a title): display-escaped as one line, then the data
+ * encoding plus `:` → `%3A` and `,` → `%2C`.
+ */
 export function escapeProperty(text: string): string {
-  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+  return encodeData(escapeDisplayText(text)).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
 /**

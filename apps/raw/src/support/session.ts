@@ -28,7 +28,7 @@ import {
   type ToolResult,
 } from "@raw/tool-api";
 import { type RulesInput, ruleAt } from "./inputs.js";
-import { blockText, compactJson, effectLines, indent } from "./present.js";
+import { blockText, compactJson, displayBlock, displayLine, effectLines, indent } from "./present.js";
 
 /** The steps of a call trace, in pipeline order (tool-api.md §7.2). */
 export type StepName =
@@ -118,12 +118,15 @@ function messageOf(result: ToolResult): string {
   return first?.type === "text" ? first.text : "";
 }
 
-/** The text of one hook receipt: `<Event> <hook id>[ <code>][ — <message>] (<n> ms)`, then its stderr. */
+/**
+ * The text of one hook receipt: `<Event> <hook id>[ <code>][ — <message>] (<n> ms)` as one screen line, then its
+ * stderr tail as a block (amendment A1: both escaped).
+ */
 function hookText(receipt: HookReceipt): string {
-  const code = receipt.code ? ` ${receipt.code}` : "";
-  const message = receipt.message ? ` — ${receipt.message}` : "";
-  const stderr = receipt.stderr ? `\nstderr: ${receipt.stderr.trimEnd()}` : "";
-  return `${receipt.event} ${receipt.id}${code}${message} (${receipt.durationMs} ms)${stderr}`;
+  const code = receipt.code ? ` ${displayLine(receipt.code)}` : "";
+  const message = receipt.message ? ` — ${displayLine(receipt.message)}` : "";
+  const stderr = receipt.stderr ? `\nstderr: ${displayBlock(receipt.stderr.trimEnd())}` : "";
+  return `${receipt.event} ${displayLine(receipt.id)}${code}${message} (${receipt.durationMs} ms)${stderr}`;
 }
 
 /** Follows one call through the pipeline and emits its steps in order, inferring the ones dispatch passed. */
@@ -152,7 +155,7 @@ class CallState {
 
   private emitExposure(): void {
     const identity = this.inspection?.identity ?? this.name;
-    this.emit("exposure", "ok", `${this.name} → ${identity}`, { identity });
+    this.emit("exposure", "ok", `${displayLine(this.name)} → ${displayLine(identity)}`, { identity });
   }
 
   private emitPolicy(args: unknown, effects: unknown, withArguments: boolean): void {
@@ -165,7 +168,7 @@ class CallState {
     const by =
       explanation.ruleIndex === null
         ? "no rule applies (the default is allow)"
-        : `${explanation.hidden ? "hidden by " : ""}rule ${explanation.ruleIndex}${rule ? ` at ${rule.location}: ${compactJson(rule.rule)}` : ""}`;
+        : `${explanation.hidden ? "hidden by " : ""}rule ${explanation.ruleIndex}${rule ? ` at ${displayLine(rule.location)}: ${compactJson(rule.rule)}` : ""}`;
     this.emit("policy", explanation.decision, by, {
       decision: explanation.decision,
       ruleIndex: explanation.ruleIndex,
@@ -199,10 +202,15 @@ class CallState {
   gateAnswered(answer: PreToolUseAnswer): void {
     this.gateDone = true;
     if (answer.blocked !== undefined) {
-      this.emit("hook", answer.blocked, `PreToolUse blocked the call: ${answer.reason ?? answer.blocked}`, {
-        blocked: answer.blocked,
-        reason: answer.reason ?? null,
-      });
+      this.emit(
+        "hook",
+        answer.blocked,
+        `PreToolUse blocked the call: ${displayLine(answer.reason ?? answer.blocked)}`,
+        {
+          blocked: answer.blocked,
+          reason: answer.reason ?? null,
+        },
+      );
     } else if (!this.session.hasHooks) {
       this.emit("hook", "none", "no hooks selected");
     } else if (this.gateReceipts === 0) {
@@ -253,7 +261,7 @@ class CallState {
     }
     if (this.early && !this.gateDone && stoppedAt === "hook") {
       this.gateDone = true;
-      this.emit("hook", "error", `PreToolUse blocked the call: ${message}`);
+      this.emit("hook", "error", `PreToolUse blocked the call: ${displayLine(message)}`);
     }
     if (stoppedAt === "approval" && !this.approvalDone) {
       this.approvalDone = true;

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createInterface, type Interface } from "node:readline";
+import { stringifyForDisplay } from "@raw/schema";
 import type { TextSink } from "./io.js";
-import { effectLines, indent } from "./present.js";
+import { displayBlock, displayLine, effectLines, indent, MAX_PROMPT_ARGUMENT_BYTES } from "./present.js";
 
 /** A line-oriented terminal: prompts go to `output` (stderr), answers come from `input` (a TTY). */
 export class Terminal {
@@ -39,8 +40,9 @@ export class Terminal {
     this.rl.on("SIGINT", listener);
   }
 
+  /** Writes text to the terminal; any control left in it is escaped (LF and TAB kept), so nothing reaches it raw. */
   write(text: string): void {
-    this.output.write(text);
+    this.output.write(displayBlock(text));
   }
 
   close(): void {
@@ -56,15 +58,22 @@ export interface ApprovalPromptRequest {
   effects?: unknown;
 }
 
-/** Shows the call (intended effects first, then the raw arguments) and asks y/n; only `y`/`yes` approves. */
+/**
+ * The approval prompt (amendment A1): every intended effect first, one `<operation> <normalized path>` line each,
+ * escaped and never shortened, then the arguments as JSON (controls escaped, at most `MAX_PROMPT_ARGUMENT_BYTES`,
+ * saying how much was left out); asks y/n and only `y`/`yes` approves.
+ */
 export async function promptApproval(terminal: Terminal, request: ApprovalPromptRequest): Promise<boolean> {
-  const lines = [`approval needed: ${request.name} (${request.identity})`];
+  const lines = [`approval needed: ${displayLine(request.name)} (${displayLine(request.identity)})`];
   if (request.effects !== undefined) {
     lines.push("  intended effects:", ...effectLines(request.effects).map((line) => `    ${line}`));
   } else {
     lines.push("  intended effects: none declared by this tool");
   }
-  lines.push("  arguments:", indent(JSON.stringify(request.arguments, null, 2), 4));
+  lines.push(
+    "  arguments:",
+    indent(displayBlock(stringifyForDisplay(request.arguments, 2), MAX_PROMPT_ARGUMENT_BYTES), 4),
+  );
   terminal.write(`${lines.join("\n")}\n`);
   const answer = await terminal.question("approve? [y/N] ");
   return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
@@ -114,14 +123,14 @@ async function askField(
   field: FormFieldView,
 ): Promise<string | string[] | undefined | typeof CANCEL> {
   const required = field.required === true;
-  const lines = [`${field.label} (${required ? "required" : "optional"})`];
-  if (field.description) lines.push(`  ${field.description}`);
+  const lines = [`${displayLine(field.label)} (${required ? "required" : "optional"})`];
+  if (field.description) lines.push(indent(displayBlock(field.description), 2));
   if (field.kind === "text") {
     if (field.max_bytes !== undefined) lines.push(`  at most ${field.max_bytes} bytes`);
     if (field.multiline) lines.push("  several lines: end with a line holding only a dot (.)");
   } else {
     (field.options ?? []).forEach((option, i) => {
-      lines.push(`  ${i + 1}. ${option.label} [id:${option.id}]`);
+      lines.push(`  ${i + 1}. ${displayLine(option.label)} [id:${displayLine(option.id)}]`);
     });
     if (field.kind === "multi_select") lines.push("  pick several: numbers or ids separated by commas");
   }
@@ -185,11 +194,11 @@ export function terminalFormAdapter(terminal: Terminal) {
       terminal.write(
         retry.error.code === "interaction_budget_exceeded"
           ? "Please enter the answers again within the combined result budget.\n"
-          : `${retry.error.message}\n`,
+          : `${displayLine(retry.error.message)}\n`,
       );
     } else {
       const title = typeof request.document.title === "string" ? request.document.title : "Questions";
-      terminal.write(`${title}\nEnter /cancel to cancel. Blank skips an optional field.\n`);
+      terminal.write(`${displayLine(title)}\nEnter /cancel to cancel. Blank skips an optional field.\n`);
     }
     const answers: Record<string, string | string[]> = {};
     for (const field of request.form.fields) {

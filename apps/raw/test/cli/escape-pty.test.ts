@@ -27,7 +27,8 @@ const SHOWN: Record<keyof typeof ATTACKS, string> = {
   eraseLine: "bashrc-hook\\x1b[2K\\r    write SAFE/notes.txt",
   cursorUp: "x\\x1b[1A\\x1b[2K\\x1b[999D  intended effects: none\\x1b[J.txt",
   title: "t\\x1b]0;pwned title\\x07.txt",
-  link: "\\x1b]8;;https://evil.example/\\x1b\\harmless\\x1b]8;;\\x1b\\.txt",
+  // The path is shown normalized (`//` is one separator).
+  link: "\\x1b]8;;https:/evil.example/\\x1b\\harmless\\x1b]8;;\\x1b\\.txt",
   csi8: "c1\\x9b2K\\x9b1Gcsi8-hidden.txt",
   bidi: "report\\u202etxt.exe\\u202c.txt",
 };
@@ -71,7 +72,12 @@ describe("raw call in a real pseudo-terminal: what a person reads at the approva
     expect(screen.lines.filter((line) => /^\s*write SAFE\/notes\.txt$/.test(line))).toEqual([]);
     expect(screen.lines.filter((line) => line.trim() === "intended effects: none")).toEqual([]);
     // The trace printed the same escaped effects lines.
-    for (const line of effects) expect(screen.lines).toContain(`${" ".repeat(25)}${line.trimStart()}`);
+    // The trace printed the same escaped effects lines: each one is on the screen twice, once in the trace.
+    for (const line of effects) {
+      const shown = screen.lines.filter((l) => l.endsWith(line.trimStart()));
+      expect(shown.length, line).toBe(2);
+      expect(shown[0], line).toMatch(/^( {2}effects {5}ok {9}| {25})write /);
+    }
   });
 
   it("y approves exactly what was shown", async () => {

@@ -17,8 +17,8 @@ const MAX_ENTRIES = 200;
 const MAX_PATH_CHARS = 500;
 /** Longest entry label, in characters (`panels.md` §4.2). */
 const MAX_LABEL_CHARS = 200;
-/** Characters a panel string must not contain (`panels.md` §3.2): only tab and line feed are allowed. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+/** Characters a panel string must not contain (`panels.md` §3.2, amendment A2): tab and line feed are allowed. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 interface Entry {
   path: string;
