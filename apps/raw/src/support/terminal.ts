@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createInterface, type Interface } from "node:readline";
-import { stringifyForDisplay } from "@raw/schema";
 import type { TextSink } from "./io.js";
-import { displayBlock, displayLine, effectLines, indent, MAX_PROMPT_ARGUMENT_BYTES } from "./present.js";
+import { displayBlock, displayLine, effectLines, indent, promptArgumentsText } from "./present.js";
 
 /** A line-oriented terminal: prompts go to `output` (stderr), answers come from `input` (a TTY). */
 export class Terminal {
@@ -60,8 +59,8 @@ export interface ApprovalPromptRequest {
 
 /**
  * The approval prompt (amendment A1): every intended effect first, one `<operation> <normalized path>` line each,
- * escaped and never shortened, then the arguments as JSON (controls escaped, at most `MAX_PROMPT_ARGUMENT_BYTES`,
- * saying how much was left out); asks y/n and only `y`/`yes` approves.
+ * escaped and never shortened, then the arguments as JSON (`promptArgumentsText`: controls escaped, shortened to
+ * fit a screen, saying how much was left out); asks y/n and only `y`/`yes` approves.
  */
 export async function promptApproval(terminal: Terminal, request: ApprovalPromptRequest): Promise<boolean> {
   const lines = [`approval needed: ${displayLine(request.name)} (${displayLine(request.identity)})`];
@@ -70,10 +69,7 @@ export async function promptApproval(terminal: Terminal, request: ApprovalPrompt
   } else {
     lines.push("  intended effects: none declared by this tool");
   }
-  lines.push(
-    "  arguments:",
-    indent(displayBlock(stringifyForDisplay(request.arguments, 2), MAX_PROMPT_ARGUMENT_BYTES), 4),
-  );
+  lines.push("  arguments:", indent(promptArgumentsText(request.arguments), 4));
   terminal.write(`${lines.join("\n")}\n`);
   const answer = await terminal.question("approve? [y/N] ");
   return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtures, tempDir } from "./helpers.js";
@@ -101,6 +101,35 @@ describe("raw call in a real pseudo-terminal: what a person reads at the approva
     expect(screen.lines).toContain(`    write ${cwd}/ok\\x9b2K\\u202etxt.exe\\u202c.txt`);
     expect(text).not.toMatch(RAW_CONTROL);
     expect(existsSync(join(cwd, path))).toBe(true);
+  });
+});
+
+describe("raw call in a real pseudo-terminal: a 24-row screen at the approval question (A1)", () => {
+  it("huge arguments are shortened so the effects stay in view right above the question", async () => {
+    const cwd = tempDir();
+    const content = `${"line of content\n".repeat(20_000)}\u001b]0;end\u0007`;
+    const argsFile = join(tempDir(), "args.json");
+    writeFileSync(
+      argsFile,
+      JSON.stringify({ operations: [{ path: "big.txt", mode: "overwrite", content }] }),
+    );
+    const screen = await runOnScreen(
+      ["call", "write_file", "--rules", askWrites, "--cwd", cwd, "--args", `@${argsFile}`],
+      [["approve? [y/N] ", "n\r"]],
+      undefined,
+      24,
+      "approve? [y/N] ",
+    );
+    expect(screen.status, screen.lines.join("\n")).toBe(1);
+    const view = screen.visible;
+    expect(view.at(-1)?.trimEnd()).toBe("approve? [y/N]");
+    expect(view).toContain("  intended effects:");
+    expect(view).toContain(`    write ${cwd}/big.txt`);
+    // The arguments say how much was left out.
+    expect(view.some((line) => /… [\d,]+ more bytes$/.test(line))).toBe(true);
+    const left = Number(/… ([\d,]+) more bytes/.exec(view.join("\n"))?.[1]?.replaceAll(",", ""));
+    expect(left).toBeGreaterThan(300_000);
+    expect(screen.titles).toEqual([]);
   });
 });
 

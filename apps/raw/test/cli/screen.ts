@@ -7,6 +7,8 @@ import { appRoot, bin, fixtures } from "./helpers.js";
 export interface Screen {
   /** Logical lines: a line the terminal wrapped at its width is joined with its continuation. */
   lines: string[];
+  /** The rows in view at the end (what a person sees without scrolling back), trailing blank rows dropped. */
+  visible: string[];
   /** Every title the program set (OSC 0/1/2). */
   titles: string[];
   /** Links the program opened (OSC 8): the terminal would make text clickable. */
@@ -18,6 +20,8 @@ export interface Screen {
 
 /** Width of the emulated terminal. */
 export const SCREEN_COLUMNS = 100;
+/** Height of the emulated terminal unless a test asks for another. */
+export const SCREEN_ROWS = 40;
 
 /**
  * Runs the built `raw` in a real pseudo-terminal (`test/fixtures/pty-run.py`, Python's `pty`), typing `script`'s
@@ -28,21 +32,26 @@ export async function runOnScreen(
   args: readonly string[],
   script: ReadonlyArray<readonly [string, string]>,
   cwd = appRoot,
+  rows = SCREEN_ROWS,
+  /** Render the screen as it was when this text first appeared (for example the question), not at the end. */
+  until?: string,
 ): Promise<Screen> {
   const run = spawnSync(
     "python3",
     [join(fixtures, "pty-run.py"), JSON.stringify(script), process.execPath, bin, ...args],
     { cwd, encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
   );
-  const screen = await render(run.stdout);
+  const shown = run.stdout ?? "";
+  const at = until === undefined ? -1 : shown.indexOf(until);
+  const screen = await render(at === -1 ? shown : shown.slice(0, at + until.length), rows);
   return { ...screen, status: run.status };
 }
 
 /** Interprets `bytes` (the terminal's output) in a headless xterm.js and reads back the screen. */
-export async function render(bytes: string): Promise<Omit<Screen, "status">> {
+export async function render(bytes: string, rows = SCREEN_ROWS): Promise<Omit<Screen, "status">> {
   const terminal = new xterm.Terminal({
     cols: SCREEN_COLUMNS,
-    rows: 40,
+    rows,
     scrollback: 100_000,
     allowProposedApi: true,
   });
@@ -67,8 +76,12 @@ export async function render(bytes: string): Promise<Omit<Screen, "status">> {
     else lines.push(text);
   }
   while (lines.at(-1) === "") lines.pop();
+  const visible: string[] = [];
+  for (let i = buffer.viewportY; i < buffer.viewportY + rows; i++)
+    visible.push(buffer.getLine(i)?.translateToString(true) ?? "");
+  while (visible.at(-1) === "") visible.pop();
   terminal.dispose();
-  return { lines, titles, links, bells };
+  return { lines, visible, titles, links, bells };
 }
 
 /** The code points amendment A1 says are never written raw (LF is a line break here, so it cannot show). */
