@@ -244,7 +244,7 @@ class CallState {
     const message = messageOf(result);
     if (!this.early) {
       if (stoppedAt === "exposure") {
-        this.emit("exposure", "failed", message);
+        this.emit("exposure", "failed", displayLine(message));
       } else if (stoppedAt === "policy") {
         this.emitExposure();
         this.emitPolicy(undefined, undefined, false);
@@ -254,7 +254,7 @@ class CallState {
       } else if (stoppedAt === "effects") {
         this.emitExposure();
         this.emit("validation", "ok", "the arguments match the input schema");
-        this.emit("effects", "failed", `${code}: ${message}`);
+        this.emit("effects", "failed", `${code}: ${displayLine(message)}`);
       } else if (result.effects !== undefined || stoppedAt !== undefined) {
         this.reachedGate(this.args, result.effects);
       }
@@ -409,7 +409,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       const content = result.content.map(blockText).join("\n");
       const lines =
         settlement.modelLines.length > 0
-          ? `\nmodel-visible lines:\n${indent(settlement.modelLines.join("\n"), 2)}`
+          ? `\nmodel-visible lines:\n${indent(settlement.modelLines.map((line) => displayLine(line)).join("\n"), 2)}`
           : "";
       const body = [head, content].filter(Boolean).join("\n");
       const resultStep: TraceStep = {

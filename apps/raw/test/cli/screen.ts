@@ -43,7 +43,7 @@ export async function runOnScreen(
   );
   const shown = run.stdout ?? "";
   const at = until === undefined ? -1 : shown.indexOf(until);
-  const screen = await render(at === -1 ? shown : shown.slice(0, at + until.length), rows);
+  const screen = await render(at === -1 ? shown : shown.slice(0, at + (until?.length ?? 0)), rows);
   return { ...screen, status: run.status };
 }
 
