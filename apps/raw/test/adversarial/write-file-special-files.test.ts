@@ -263,7 +263,7 @@ describe("A3: chunked I/O stops once the signal aborts", () => {
       removeEventListener() {},
     } as unknown as AbortSignal;
     const result = await handler(
-      { operations: [MODES.overwrite("out.bin"), MODES.append("out.bin")] },
+      { operations: [{ ...MODES.overwrite("out.bin"), content }, MODES.append("out.bin")] },
       contextFor(dir, { signal }),
     );
     const rows = rowsOf(result);
