@@ -11,6 +11,7 @@ import {
   constants,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   statSync,
@@ -321,5 +322,95 @@ describe("A3: openRegularFile (shared by both forms) never blocks on a special f
         code: "not_regular_file",
       });
     }
+  });
+});
+
+describe("A3 and effects.md §8.3: the patch form meets the same hazards", () => {
+  const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");
+  const preflight = async (dir: string, text: string) => {
+    const result = await within(handler({ patch: text }, contextFor(dir)), PROMPT_MS, "patch");
+    expect(result.code).toBe("patch_preflight_failed");
+    return (result.content[0] as { text: string }).text;
+  };
+
+  it("Update and Delete of a FIFO, a socket, a directory: patch_not_regular_file, nothing read", async () => {
+    const dir = tempDir();
+    mkfifo(join(dir, "pipe"));
+    await unixSocket(join(dir, "sock"));
+    mkdirSync(join(dir, "folder"));
+    for (const name of ["pipe", "sock", "folder"]) {
+      expect(await preflight(dir, patch(`*** Update File: ${name}`, "@@", "-a", "+b"))).toBe(
+        "patch_not_regular_file",
+      );
+      expect(await preflight(dir, patch(`*** Delete File: ${name}`))).toBe("patch_not_regular_file");
+    }
+  });
+
+  it("a link to /dev/zero is patch_symlink_path; an Add over a FIFO is patch_destination_exists", async () => {
+    const dir = tempDir();
+    symlinkSync("/dev/zero", join(dir, "zero"));
+    mkfifo(join(dir, "pipe"));
+    expect(await preflight(dir, patch("*** Update File: zero", "@@", "-a", "+b"))).toBe("patch_symlink_path");
+    expect(await preflight(dir, patch("*** Add File: pipe", "+x"))).toBe("patch_destination_exists");
+    expect(await preflight(dir, patch("*** Update File: /dev/zero", "@@", "-a", "+b"))).toBe(
+      "patch_not_regular_file",
+    );
+  });
+
+  it("readSource opens without blocking: a FIFO given to it directly is refused at once", async () => {
+    const dir = tempDir();
+    const fifo = mkfifo(join(dir, "pipe"));
+    const { readSource } = await import("../../src/tools/write-file/patch-fs.js");
+    await expect(within(readSource(fifo), PROMPT_MS, "readSource")).rejects.toMatchObject({
+      code: "patch_not_regular_file",
+    });
+  });
+
+  it("four patch calls on FIFOs leave fs.readFile working", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "plain.txt"), "still readable");
+    const calls = [0, 1, 2, 3].map((i) => {
+      mkfifo(join(dir, `pipe${i}`));
+      return handler({ patch: patch(`*** Update File: pipe${i}`, "@@", "-a", "+b") }, contextFor(dir));
+    });
+    const results = await within(Promise.all(calls), PROMPT_MS, "four patch calls");
+    for (const result of results) expect(result.code).toBe("patch_preflight_failed");
+    expect(await within(readFile(join(dir, "plain.txt"), "utf8"), PROMPT_MS, "fs.readFile")).toBe(
+      "still readable",
+    );
+  });
+
+  it("an abort while the temporary file is written stops it: the target is unchanged, no temporary is left", async () => {
+    const dir = tempDir();
+    // A 3 MiB source (a patch itself is at most 1 MiB): its new content takes three chunks.
+    const source = `1\n${"z".repeat(3 * 1024 * 1024)}\n`;
+    writeFileSync(join(dir, "a"), source);
+    let tempSeen = false;
+    let largestTemp = 0;
+    // Aborted once a temporary file has any byte on disk.
+    const signal = {
+      get aborted() {
+        for (const name of readdirSync(dir)) {
+          if (!name.startsWith(".raw-write-")) continue;
+          largestTemp = Math.max(largestTemp, statSync(join(dir, name)).size);
+          if (largestTemp > 0) tempSeen = true;
+        }
+        return tempSeen;
+      },
+      addEventListener() {},
+      removeEventListener() {},
+    } as unknown as AbortSignal;
+    const result = await handler(
+      { patch: patch("*** Update File: a", "@@", "-1", "+one") },
+      contextFor(dir, { signal }),
+    );
+    expect(tempSeen).toBe(true);
+    // Stopped between chunks: the temporary file never held the whole new content.
+    expect(largestTemp).toBeLessThan(source.length - 2);
+    expect(rowsOf(result)).toEqual([
+      { index: 0, path: "a", mode: "patch", status: "skipped", error: "aborted" },
+    ]);
+    expect(readdirSync(dir)).toEqual(["a"]);
+    expect(readFileSync(join(dir, "a"), "utf8")).toBe(source);
   });
 });
