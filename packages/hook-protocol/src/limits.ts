@@ -57,3 +57,9 @@ export const HOOK_KILL_GRACE_MS = 500;
 
 /** Delay after a stop after which the output streams are destroyed and the run settles regardless (hooks.md §9). */
 export const HOOK_SETTLE_GRACE_MS = 1500;
+
+/** Most rounds of a session sweep (list the session's processes, stop them, kill them) before it gives up (A7). */
+export const MAX_SESSION_SWEEP_ROUNDS = 20;
+
+/** Pause between two rounds of a session sweep, so that killed processes can finish dying (A7). */
+export const SESSION_SWEEP_INTERVAL_MS = 10;
