@@ -44,6 +44,8 @@ export {
   MAX_HOOK_SNAPSHOT_FILES,
   MAX_HOOK_STDERR_BYTES,
   MAX_HOOK_TIMEOUT_MS,
+  MAX_SESSION_SWEEP_ROUNDS,
+  SESSION_SWEEP_INTERVAL_MS,
 } from "./limits.js";
 export {
   defaultSnapshotDir,
@@ -75,6 +77,15 @@ export {
   type HookToolPayload,
   type HookToolResult,
 } from "./payload-schema.js";
+export {
+  type ProcessStat,
+  parseProcStat,
+  readProcessStat,
+  type SessionSweepResult,
+  sessionProcesses,
+  signalSession,
+  sweepSession,
+} from "./process-session.js";
 export {
   HOOK_ERROR_CODES,
   type HookErrorCode,

@@ -52,8 +52,14 @@ export const MAX_HOOK_REASON_BYTES = 1024;
 /** Maximum response `message` length in UTF-8 bytes (hooks.md §8.1). */
 export const MAX_HOOK_MESSAGE_BYTES = 512;
 
-/** Delay between `SIGTERM` and `SIGKILL` to the hook's process group when a run is stopped (hooks.md §9). */
+/** Delay between `SIGTERM` and `SIGKILL` to the processes of the hook's session when a run is stopped (hooks.md §9). */
 export const HOOK_KILL_GRACE_MS = 500;
 
 /** Delay after a stop after which the output streams are destroyed and the run settles regardless (hooks.md §9). */
 export const HOOK_SETTLE_GRACE_MS = 1500;
+
+/** Most rounds of a session sweep (list the session's processes, stop them, kill them) before it gives up (A7). */
+export const MAX_SESSION_SWEEP_ROUNDS = 20;
+
+/** Pause between two rounds of a session sweep, so that killed processes can finish dying (A7). */
+export const SESSION_SWEEP_INTERVAL_MS = 10;

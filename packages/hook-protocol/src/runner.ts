@@ -9,6 +9,7 @@ import {
   MAX_HOOK_STDERR_BYTES,
 } from "./limits.js";
 import type { HookManifest } from "./manifest.js";
+import { sessionProcesses, signalSession, sweepSession } from "./process-session.js";
 import {
   type HookErrorCode,
   type HookOutcome,
@@ -119,7 +120,10 @@ function stderrTail(chunks: Buffer[], trimmed: boolean): string | undefined {
   return bytes.length > 0 ? stderrDecoder.decode(bytes) : undefined;
 }
 
-/** Sends `sig` to the child's whole process group (POSIX) or kills its tree (Windows). */
+/**
+ * Sends `sig` to the child's whole session (POSIX: its process group, and on Linux every process whose session id
+ * is the child's pid, A7) or kills its tree (Windows).
+ */
 function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   const pid = child.pid;
   if (pid === undefined) return;
@@ -136,29 +140,26 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
     }
     return;
   }
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // The group is already gone.
-  }
+  signalSession(pid, sig);
 }
 
-function groupAlive(child: ChildProcess): boolean {
+/** True while the child's process group or (Linux) any process of its session is alive. */
+function sessionAlive(child: ChildProcess): boolean {
   const pid = child.pid;
   if (pid === undefined || isWindows) return false;
   try {
     process.kill(-pid, 0);
     return true;
   } catch {
-    return false;
+    return sessionProcesses(pid).length > 0;
   }
 }
 
 /**
  * Runs one hook as a real process (hooks.md §9): `command` and `args` spawned with no shell, from the request's
- * `cwd`, in its own process group, with the request as one JSON line on stdin. Output is bounded while it streams;
- * the timeout, the abort signal and every other failure stop the whole process group (`SIGTERM`, then `SIGKILL`
- * 500 ms later). Resolves to the interpreted response and its receipt; rejects only for a request that is not a
+ * `cwd`, as the leader of a new session, with the request as one JSON line on stdin. Output is bounded while it
+ * streams; the timeout, the abort signal and every other failure stop the whole session (`SIGTERM`, then `SIGKILL`
+ * 500 ms later), and when the run ends for any reason every process still in the session is killed (A7). Resolves to the interpreted response and its receipt; rejects only for a request that is not a
  * `protocol_version: 2` object or cannot be serialized.
  */
 export function runHook(
@@ -237,9 +238,6 @@ export function runHook(
       stdin.destroy();
       stdout.destroy();
       stderr.destroy();
-      // Whatever the hook left running in its process group (children that let go of the pipes) is stopped with
-      // it: no process of a hook outlives its run, finished or stopped.
-      if (groupAlive(child)) killGroup(child, "SIGKILL");
       const stdoutBytes = outChunks.length === 1 ? (outChunks[0] as Buffer) : Buffer.concat(outChunks);
       const response = parseHookResponse(event, {
         stdout: stdoutBytes,
@@ -248,7 +246,16 @@ export function runHook(
         failure,
         id,
       });
-      resolve(finish(id, event, start, response, stderrTail(errChunks, errTrimmed)));
+      const result = finish(id, event, start, response, stderrTail(errChunks, errTrimmed));
+      // Whatever the hook left running in its session (children that let go of the pipes, background jobs and
+      // `setpgid` children in groups of their own) is killed before the run resolves: no process of a hook outlives
+      // its run, finished or stopped, except one that left the session (A7).
+      if (isWindows || child.pid === undefined) resolve(result);
+      else
+        void sweepSession(child.pid).then(
+          () => resolve(result),
+          () => resolve(result),
+        );
     };
 
     const fail = (code: HookRunFailure): void => {
@@ -306,7 +313,7 @@ export function runHook(
       if (child.pid === undefined && !failure) failure = "spawn";
       exitCode = code;
       exitSignal = sig;
-      if (!failure || killed || !groupAlive(child)) settle();
+      if (!failure || killed || !sessionAlive(child)) settle();
     });
     stdin.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") fail("stdin");

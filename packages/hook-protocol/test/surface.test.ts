@@ -33,6 +33,8 @@ it("pins the public export names", () => {
       "MAX_HOOK_SNAPSHOT_FILE_BYTES",
       "MAX_HOOK_STDERR_BYTES",
       "MAX_HOOK_TIMEOUT_MS",
+      "MAX_SESSION_SWEEP_ROUNDS",
+      "SESSION_SWEEP_INTERVAL_MS",
       "TOOL_EVENTS",
       "buildHookPayload",
       "createHookDispatcher",
@@ -46,7 +48,12 @@ it("pins the public export names", () => {
       "parseHookManifest",
       "parseHookResponse",
       "parseHookSelection",
+      "parseProcStat",
+      "readProcessStat",
       "runHook",
+      "sessionProcesses",
+      "signalSession",
+      "sweepSession",
     ]
   `);
 });

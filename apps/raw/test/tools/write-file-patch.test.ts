@@ -378,9 +378,10 @@ describe("patch: application", () => {
     writeFileSync(join(dir, "a"), "1\n");
     writeFileSync(join(dir, "b"), "2\n");
     const text = patch("*** Update File: a", "@@", "-1", "+one", "*** Update File: b", "@@", "-2", "+two");
-    // Reads: 1 before preflight, 2-3 per change in preflight, 4 = application step 1.
+    // Reads: 1 before preflight; per change in preflight one before it and one per chunk read (2-3, 4-5);
+    // 6 = application step 1.
     const signal = scriptedSignal((n) => {
-      if (n === 4) writeFileSync(join(dir, "b"), "2\n\n");
+      if (n === 6) writeFileSync(join(dir, "b"), "2\n\n");
       return false;
     });
     const result = await handler({ patch: text }, contextFor(dir, { signal }));
@@ -416,9 +417,10 @@ describe("patch: application", () => {
       "*** Add File: c",
       "+3",
     );
-    // Reads: 1, 2-4 preflight, 5 step 1, 6 before change 0, 7 inside change 0, 8 before change 1.
+    // Reads: 1; preflight 2 (a), 3-4 (b and its one chunk), 5 (c); 6 step 1; 7 the global recheck's chunk of
+    // b; 8 before change 0; 9 its one written chunk, 10 after its temporary file; 11 before change 1.
     const signal = scriptedSignal((n) => {
-      if (n === 8) unlinkSync(join(dir, "b"));
+      if (n === 11) unlinkSync(join(dir, "b"));
       return false;
     });
     const result = await handler({ patch: text }, contextFor(dir, { signal }));
@@ -435,8 +437,9 @@ describe("patch: application", () => {
   it("a source changed just before its own step is a patch_source_changed row", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a"), "1\n");
+    // Reads: 1; 2-3 preflight (one chunk); 4 step 1; 5 the global recheck's chunk; 6 before the change.
     const signal = scriptedSignal((n) => {
-      if (n === 4) writeFileSync(join(dir, "a"), "changed\n");
+      if (n === 6) writeFileSync(join(dir, "a"), "changed\n");
       return false;
     });
     const result = await handler(
@@ -452,9 +455,10 @@ describe("patch: application", () => {
   it("destination_created: a Move whose source cannot be removed after the link", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "from"), "x\n");
-    // Reads: 1, 2 preflight, 3 step 1, 4 before the change, 5 after the temporary file was written.
+    // Reads: 1; 2-3 preflight (one chunk); 4 step 1; 5 the global recheck's chunk; 6 before the change; 7 its
+    // recheck's chunk; 8 the temporary file's one chunk; 9 the recheck's chunk; 10 after the temporary file.
     const signal = scriptedSignal((n) => {
-      if (n === 5) unlinkSync(join(dir, "from"));
+      if (n === 10) unlinkSync(join(dir, "from"));
       return false;
     });
     const result = await handler(
@@ -479,8 +483,9 @@ describe("patch: application", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a"), "1\n");
     const text = patch("*** Update File: a", "@@", "-1", "+one", "*** Add File: b", "+2");
-    // Reads: 1, 2-3 preflight, 4 step 1, 5 before change 0, 6 after its temporary file.
-    const signal = scriptedSignal((n) => n >= 6);
+    // Reads: 1; 2-3 preflight of a (one chunk), 4 of b; 5 step 1; 6 the global recheck's chunk of a; 7 before
+    // change 0; 8 its recheck's chunk; 9 the temporary file's one chunk; 10 the recheck's chunk; 11 after it.
+    const signal = scriptedSignal((n) => n >= 11);
     const result = await handler({ patch: text }, contextFor(dir, { signal }));
     expect(result.code).toBe("aborted");
     expect(rowsOf(result)).toEqual([

@@ -141,7 +141,7 @@ function codeOf(row: BashRow): string {
 }
 
 /**
- * The `bash` handler: runs the commands in order, each with `/bin/sh -c` in its own process group from
+ * The `bash` handler: runs the commands in order, each with `/bin/sh -c` as the leader of a new session from
  * `context.cwd`, and stops at the first command that fails (non-zero exit, signal, timeout, abort or spawn
  * failure); later commands are `skipped` with `prior_command_failure`. The result is one `json` block
  * `{ results: [...] }` of indexed rows fitted to `context.maxOutputBytes`.

@@ -10,7 +10,7 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 /** Largest `timeout_ms`: 10 minutes. */
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 
-/** Time between `SIGTERM` and `SIGKILL` to a command's process group when it is stopped. */
+/** Time between `SIGTERM` and `SIGKILL` to the processes of a command's session when it is stopped. */
 export const BASH_KILL_GRACE_MS = 1_000;
 
 /** After `SIGKILL`, how long the tool still waits for the output pipes to close before it settles anyway. */

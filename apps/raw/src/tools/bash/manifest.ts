@@ -45,7 +45,7 @@ export const BASH_INPUT_SCHEMA = {
 export const BASH_DESCRIPTION = [
   `Runs 1 to ${MAX_BASH_COMMANDS} shell commands in order, each with /bin/sh -c in the session working directory, with no standard input.`,
   `Each command may take ${MAX_BASH_COMMAND_BYTES} bytes and has its own timeout (timeout_ms, default ${DEFAULT_BASH_TIMEOUT_MS / 60_000} minutes, at most ${MAX_BASH_TIMEOUT_MS / 60_000} minutes).`,
-  `A command that times out, or a cancelled call, stops the command's whole process group (SIGTERM, then SIGKILL after ${BASH_KILL_GRACE_MS} ms). Processes a command leaves running in the background are stopped when it finishes.`,
+  `Each command runs as the leader of a new session. A command that times out, or a cancelled call, is stopped with SIGTERM, then SIGKILL after ${BASH_KILL_GRACE_MS} ms, sent to every process of its session; when a command ends, every process still in its session is killed, background jobs included (on Linux; elsewhere only its process group). A process that leaves the session (setsid, daemons) is not stopped.`,
   "Execution stops at the first command that fails (non-zero exit status, signal, timeout): later commands are not run and are reported as skipped with error `prior_command_failure`. Commands do not share shell state (a `cd` or variable does not carry over), so chain dependent steps in one command with && .",
   'Result: one JSON value {"results":[...]} with one row per command: `index`, `command` (echoed, cut to ' +
     BASH_COMMAND_ECHO_BYTES +

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { signalSession, sweepSession } from "@raw/hook-protocol";
 import { thrownCode } from "../shared/results.js";
 import { type CapturedText, StreamCapture } from "./capture.js";
 import { BASH_KILL_GRACE_MS, BASH_SETTLE_GRACE_MS } from "./limits.js";
@@ -32,21 +33,18 @@ export interface RunCommandOptions {
 
 const SPAWN_CODE = /^[A-Za-z0-9_]{1,64}$/;
 
-function sendToGroup(child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
-  if (child.pid === undefined) return false;
-  try {
-    process.kill(-child.pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
+/** Sends `signal` to the command's process group and (Linux) to every other process of its session (A7). */
+function sendToSession(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid !== undefined) signalSession(child.pid, signal);
 }
 
 /**
- * Runs `command` with `/bin/sh -c` in its own process group from `cwd`, stdin closed, stdout and stderr captured
- * separately and bounded while streaming. The timeout and `signal` stop the whole group: `SIGTERM`, then
- * `SIGKILL` after the grace period. When the shell ends by itself, whatever it left running in its group is
- * stopped the same way, so no process of the command outlives it.
+ * Runs `command` with `/bin/sh -c` as the leader of a new session from `cwd`, stdin closed, stdout and stderr
+ * captured separately and bounded while streaming. The timeout and `signal` stop the whole session: `SIGTERM`,
+ * then `SIGKILL` after the grace period. When the shell ends by itself, whatever it left running in its session is
+ * stopped the same way, and before the outcome resolves every process still in the session is killed
+ * (`sweepSession` of `@raw/hook-protocol`, amendment A7; on Linux it finds background jobs and `setpgid` children
+ * in groups of their own). A process that calls `setsid` leaves the session and is not found.
  */
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandOutcome> {
   const stdout = new StreamCapture(options.captureBytes);
@@ -84,8 +82,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      sendToGroup(child, "SIGTERM");
-      killTimer = setTimeout(() => sendToGroup(child, "SIGKILL"), killGrace);
+      sendToSession(child, "SIGTERM");
+      killTimer = setTimeout(() => sendToSession(child, "SIGKILL"), killGrace);
       settleTimer = setTimeout(finish, killGrace + BASH_SETTLE_GRACE_MS);
     };
     const onAbort = () => {
@@ -107,15 +105,20 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       options.signal?.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
-      // The group is empty: no SIGKILL needed. Otherwise the pending SIGKILL still fires after the grace period.
-      if (killTimer !== undefined && !sendToGroup(child, 0)) clearTimeout(killTimer);
+      if (killTimer !== undefined) clearTimeout(killTimer);
       const outcome: {
         -readonly [K in keyof CommandOutcome]: CommandOutcome[K];
       } = { timedOut, aborted, stdout: stdout.text(), stderr: stderr.text() };
       if (exitCode !== undefined) outcome.exitCode = exitCode;
       if (exitSignal !== undefined) outcome.signal = exitSignal;
       if (spawnError !== undefined) outcome.spawnError = spawnError;
-      resolve(outcome);
+      // Nothing of the command outlives it: whatever is still in its session is killed before it resolves.
+      if (child.pid === undefined) resolve(outcome);
+      else
+        void sweepSession(child.pid).then(
+          () => resolve(outcome),
+          () => resolve(outcome),
+        );
     }
 
     child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));

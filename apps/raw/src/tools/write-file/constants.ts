@@ -1,3 +1,5 @@
+import { MAX_SOURCE_BYTES } from "@raw/effects";
+
 /** The local id of `write_file`'s sidebar panel (effects.md §6.1). */
 export const FILES_PANEL = "files_changed";
 
@@ -24,3 +26,15 @@ export const PATCH_BUDGET_MESSAGE = "patch outcomes exceed output budget";
 
 /** The code of a result whose rows cannot fit the output budget (effects.md §8.4). */
 export const OUTPUT_BUDGET_TOO_SMALL = "output_budget_too_small";
+
+/** Most bytes `replace_text` and `replace_lines` read from a file: 16 MiB, the patch form's per-file limit (A3). */
+export const MAX_OPERATION_READ_BYTES = MAX_SOURCE_BYTES;
+
+/** Size of one read or write of `write_file`; the abort signal is checked before each chunk (A3). */
+export const WRITE_FILE_IO_CHUNK_BYTES = 1_048_576;
+
+/** The row error of a path that exists and is not a regular file after following links (A3). */
+export const NOT_REGULAR_FILE = "not_regular_file";
+
+/** The row error of a `replace_text` or `replace_lines` file larger than `MAX_OPERATION_READ_BYTES` (A3). */
+export const FILE_TOO_LARGE = "file_too_large";

@@ -1,16 +1,19 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { normalizePath, type WriteFileMode } from "@raw/effects";
 import type { HandlerResult, ToolHandlerContext } from "@raw/tool-api";
 import { batchResult, errorResult, rowsFit, thrownCode, utf8Length } from "../shared/results.js";
 import {
+  MAX_OPERATION_READ_BYTES,
   OPERATION_OS_CODE,
   OPERATIONS_BUDGET_MESSAGE,
   OUTPUT_BUDGET_TOO_SMALL,
   WORST_CASE_ERROR,
 } from "./constants.js";
 import { type FileChange, publishFileChanges } from "./files-panel.js";
+import { IoAborted, openRegularFile, readAtMost, writeChunks } from "./regular-file.js";
 
 /** One validated operation of the `operations` form (effects.md §6.1, §9). */
 export interface WriteOperation {
@@ -113,32 +116,73 @@ function replaceLines(source: Buffer, op: WriteOperation): { bytes: Buffer; writ
   };
 }
 
-/** Runs one operation in place (symbolic links followed) and returns `bytes_written` and the panel change. */
+/** Reads a regular file for `replace_text` / `replace_lines`: at most `MAX_OPERATION_READ_BYTES`, in chunks (A3). */
+async function readRegular(path: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const handle = await openRegularFile(path, constants.O_RDONLY);
+  try {
+    return await readAtMost(handle, MAX_OPERATION_READ_BYTES, signal);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Replaces the whole content of an existing regular file in chunks (A3): written from byte 0, then cut to its new
+ * length, so nothing is truncated before the first chunk is written.
+ */
+async function rewriteRegular(path: string, bytes: Buffer, signal: AbortSignal | undefined): Promise<void> {
+  const handle = await openRegularFile(path, constants.O_WRONLY);
+  try {
+    await writeChunks(handle, bytes, 0, signal);
+    await handle.truncate(bytes.length);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Runs one operation in place (symbolic links followed) and returns `bytes_written` and the panel change. Every
+ * open is non-blocking and refuses anything but a regular file (`not_regular_file`); I/O is chunked and stops
+ * once `signal` aborts (`IoAborted`).
+ */
 async function runOperation(
   op: WriteOperation,
   cwd: string,
+  signal: AbortSignal | undefined,
 ): Promise<{ written: number; change: FileChange }> {
   const path = normalizePath(cwd, op.path);
   switch (op.mode) {
     case "overwrite":
     case "append": {
-      const content = op.content as string;
+      const content = Buffer.from(op.content as string, "utf8");
       await mkdir(dirname(path), { recursive: true });
       const existed = await exists(path);
-      if (op.mode === "overwrite") await writeFile(path, content, "utf8");
-      else await appendFile(path, content, "utf8");
-      return { written: utf8Length(content), change: { path, status: existed ? "modified" : "added" } };
+      const append = op.mode === "append";
+      const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : 0);
+      const handle = await openRegularFile(path, flags);
+      try {
+        if (append) {
+          await writeChunks(handle, content, null, signal, !existed);
+        } else {
+          if (signal?.aborted) throw new IoAborted(!existed);
+          await handle.truncate(0);
+          await writeChunks(handle, content, 0, signal, true);
+        }
+      } finally {
+        await handle.close();
+      }
+      return { written: content.length, change: { path, status: existed ? "modified" : "added" } };
     }
     case "replace_text": {
-      const source = await readFile(path);
+      const source = await readRegular(path, signal);
       const newText = op.new_text as string;
-      await writeFile(path, replaceText(source, op.old_text as string, newText));
+      await rewriteRegular(path, replaceText(source, op.old_text as string, newText), signal);
       return { written: utf8Length(newText), change: { path, status: "modified" } };
     }
     case "replace_lines": {
-      const source = await readFile(path);
+      const source = await readRegular(path, signal);
       const { bytes, written } = replaceLines(source, op);
-      await writeFile(path, bytes);
+      await rewriteRegular(path, bytes, signal);
       return { written, change: { path, status: "modified" } };
     }
   }
@@ -173,11 +217,17 @@ export async function runOperations(
       continue;
     }
     try {
-      const { written, change } = await runOperation(op, context.cwd);
+      const { written, change } = await runOperation(op, context.cwd, context.signal);
       rows.push({ ...base, status: "ok", bytes_written: written });
       changes.push(change);
     } catch (error) {
-      rows.push({ ...base, status: "error", error: operationErrorCode(error) });
+      // Aborted between two chunks: `skipped` when the file was not changed yet, else an `error` row.
+      if (error instanceof IoAborted) {
+        rows.push({ ...base, status: error.touched ? "error" : "skipped", error: "aborted" });
+        if (error.touched) changes.push({ path: normalizePath(context.cwd, op.path), status: "modified" });
+      } else {
+        rows.push({ ...base, status: "error", error: operationErrorCode(error) });
+      }
     }
   }
   await publishFileChanges(context.panels, context.cwd, changes);

@@ -3,7 +3,8 @@ import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { MAX_SOURCE_BYTES } from "@raw/effects";
 import { thrownCode } from "../shared/results.js";
-import { PATCH_OS_CODE } from "./constants.js";
+import { PATCH_OS_CODE, WRITE_FILE_IO_CHUNK_BYTES } from "./constants.js";
+import { IoAborted, NON_BLOCKING_OPEN } from "./regular-file.js";
 
 /** A preflight or application failure: the failing code. */
 export class PatchFailure extends Error {
@@ -66,14 +67,16 @@ export interface SourceFile {
  * Reads an Update or Delete source (effects.md §8.3.1): not a link (`patch_symlink_path`), a regular file
  * (`patch_not_regular_file`), opened without following links and the same file that was checked, read completely
  * (`patch_source_changed`), at most 16 MiB (`patch_source_too_large`). A missing source fails with the OS code.
+ * The open never blocks (`O_NONBLOCK | O_NOCTTY`: a FIFO swapped in after the check is refused by the `fstat`, not
+ * waited on), and the bytes are read in chunks, checking `signal` before each one (`IoAborted`, A3).
  */
-export async function readSource(path: string): Promise<SourceFile> {
+export async function readSource(path: string, signal?: AbortSignal): Promise<SourceFile> {
   const info = await lstat(path, { bigint: true });
   if (info.isSymbolicLink()) throw new PatchFailure("patch_symlink_path");
   if (!info.isFile()) throw new PatchFailure("patch_not_regular_file");
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | NON_BLOCKING_OPEN);
   } catch (error) {
     if (thrownCode(error) === "ELOOP") throw new PatchFailure("patch_source_changed");
     throw error;
@@ -88,7 +91,9 @@ export async function readSource(path: string): Promise<SourceFile> {
     const bytes = Buffer.alloc(size);
     let length = 0;
     while (length < size) {
-      const { bytesRead } = await handle.read(bytes, length, size - length, length);
+      if (signal?.aborted) throw new IoAborted(false);
+      const want = Math.min(WRITE_FILE_IO_CHUNK_BYTES, size - length);
+      const { bytesRead } = await handle.read(bytes, length, want, length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }

@@ -29,6 +29,7 @@ import {
   readSource,
   type SourceFile,
 } from "./patch-fs.js";
+import { IoAborted, NON_BLOCKING_OPEN, writeChunks } from "./regular-file.js";
 
 /** A result row of the `patch` form (effects.md §8.3.3). */
 export interface PatchRow {
@@ -117,7 +118,7 @@ async function preflight(
       staged.push({ change, content });
       continue;
     }
-    const source = await readSource(change.path);
+    const source = await readSource(change.path, signal);
     if (source.bytes.includes(0)) throw new PatchFailure("patch_binary_source");
     checkLines(source.bytes);
     let text: string;
@@ -145,7 +146,7 @@ async function preflight(
  * Re-checks one staged change (effects.md §8.3.3): the source still has the same SHA-256, mode, device and inode;
  * an Add target and a Move destination are still absent with safe ancestors.
  */
-async function recheck(staged: StagedChange): Promise<void> {
+async function recheck(staged: StagedChange, signal: AbortSignal | undefined): Promise<void> {
   const { change, source } = staged;
   await checkAncestors(change.path);
   if (change.destination !== undefined) await checkAncestors(change.destination);
@@ -154,7 +155,7 @@ async function recheck(staged: StagedChange): Promise<void> {
   } else {
     let now: SourceFile;
     try {
-      now = await readSource(change.path);
+      now = await readSource(change.path, signal);
     } catch (error) {
       if (error instanceof PatchFailure && error.code === "patch_source_too_large") {
         throw new PatchFailure("patch_source_changed");
@@ -184,7 +185,7 @@ async function applyChange(staged: StagedChange, signal: AbortSignal | undefined
   let temp: string | undefined;
   let destinationCreated = false;
   try {
-    await recheck(staged);
+    await recheck(staged, signal);
     if (change.kind === "delete") {
       await unlink(change.path);
       return { status: "ok" };
@@ -194,15 +195,16 @@ async function applyChange(staged: StagedChange, signal: AbortSignal | undefined
     await mkdir(directory, { recursive: true });
     await checkAncestors(destination);
     temp = join(directory, `.raw-write-${randomUUID()}.tmp`);
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    const flags =
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | NON_BLOCKING_OPEN;
     const handle = await open(temp, flags, source?.mode ?? 0o666);
     try {
-      await handle.writeFile(staged.content as Buffer);
+      await writeChunks(handle, staged.content as Buffer, 0, signal);
       if (source !== undefined) await handle.chmod(source.mode);
     } finally {
       await handle.close();
     }
-    await recheck(staged);
+    await recheck(staged, signal);
     if (signal?.aborted) return { status: "skipped", error: "aborted" };
     if (change.kind === "add" || change.destination !== undefined) {
       try {
@@ -220,6 +222,8 @@ async function applyChange(staged: StagedChange, signal: AbortSignal | undefined
     }
     return { status: "ok" };
   } catch (error) {
+    // Aborted between two chunks of the temporary file or of a re-read: the destination is untouched.
+    if (error instanceof IoAborted && !destinationCreated) return { status: "skipped", error: "aborted" };
     const outcome: ChangeOutcome = { status: "error", error: patchCode(error) };
     if (destinationCreated) outcome.destinationCreated = true;
     return outcome;
@@ -262,6 +266,7 @@ export async function runPatch(text: string, context: ToolHandlerContext): Promi
   try {
     staged = await preflight(changes, signal);
   } catch (error) {
+    if (error instanceof IoAborted) return abortedRows(changes);
     return errorResult("patch_preflight_failed", patchCode(error));
   }
   if (staged === ABORTED) return abortedRows(changes);
@@ -271,8 +276,9 @@ export async function runPatch(text: string, context: ToolHandlerContext): Promi
     return errorResult(OUTPUT_BUDGET_TOO_SMALL, PATCH_BUDGET_MESSAGE);
   if (signal?.aborted) return abortedRows(changes);
   try {
-    for (const item of staged) await recheck(item);
+    for (const item of staged) await recheck(item, signal);
   } catch (error) {
+    if (error instanceof IoAborted) return abortedRows(changes);
     return errorResult("patch_preflight_failed", patchCode(error));
   }
 
