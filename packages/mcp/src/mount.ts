@@ -126,7 +126,8 @@ function classify(error: unknown, signal: AbortSignal | undefined): { code: stri
     if (error.code === ErrorCode.RequestTimeout) return { code: MCP_CODES.timeout, message: error.message };
     return { code: MCP_CODES.serverError, message: error.message };
   }
-  if (error instanceof z.ZodError || (error instanceof Error && error.name === "ZodError")) {
+  // A schema failure of the SDK's result parsing (a zod error: it carries `issues`).
+  if (error instanceof z.ZodError || (isRecord(error) && Array.isArray(error.issues))) {
     return { code: MCP_CODES.invalidResult, message: "the server's result is not a valid CallToolResult" };
   }
   const code = isRecord(error) && typeof error.code === "string" ? error.code : undefined;
