@@ -1,4 +1,14 @@
+export { approvalMessage, MAX_APPROVAL_ARGUMENT_CHARS } from "./approval-text.js";
 export { MCP_CODES, type McpCode } from "./codes.js";
+export { elicitationSchema, formOf } from "./form-elicitation.js";
+export {
+  isLoopbackHost,
+  type ListenMcpHttpOptions,
+  listenMcpHttp,
+  MAX_MCP_HTTP_SESSIONS,
+  MCP_HTTP_PATH,
+  type McpHttpListener,
+} from "./http.js";
 export {
   MAX_MCP_LIST_PAGES,
   MAX_MCP_TOOLS,
@@ -24,3 +34,10 @@ export {
 } from "./names.js";
 export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
 export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  type McpPanelSource,
+  PANEL_RESOURCE_PREFIX,
+  type RawMcpServer,
+} from "./server.js";
