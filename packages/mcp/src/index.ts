@@ -31,6 +31,7 @@ export {
   MCP_SERVER_NAME_PATTERN,
   MCP_TOOL_NAME_PATTERN,
   mcpIdentity,
+  serverNameOf,
 } from "./names.js";
 export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
 export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";

@@ -14,14 +14,17 @@ import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry 
 import { z } from "zod";
 import { MCP_CODES, mcpError } from "./codes.js";
 import { MAX_MCP_LIST_PAGES, MAX_MCP_TOOLS, MCP_CALL_TIMEOUT_MS, MCP_CONNECT_TIMEOUT_MS } from "./limits.js";
-import { isValidMcpServerName, isValidMcpToolName, mcpIdentity } from "./names.js";
+import { isValidMcpServerName, isValidMcpToolName, mcpIdentity, serverNameOf } from "./names.js";
 import { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
 import { mapMcpResult } from "./result-mapping.js";
 
 /** Where and how to reach one MCP server, and how its tools are named in the registry. */
 export interface MountMcpServerOptions {
-  /** The server's name in canonical identities `mcp/<name>/<tool>` (letters, digits, `.`, `_`, `-`; no `/`). */
-  name: string;
+  /**
+   * The server's name in canonical identities `mcp/<name>/<tool>` (letters, digits, `.`, `_`, `-`; no `/`).
+   * Default: the server's own `serverInfo.name` from `initialize`, made valid by `serverNameOf`.
+   */
+  name?: string | undefined;
   /** A stdio server: the executable to start (no shell). Exactly one of `command` and `url`. */
   command?: string | undefined;
   /** The stdio server's arguments. */
@@ -154,7 +157,7 @@ export async function mountMcpServer(
   registry: ToolRegistry,
   options: MountMcpServerOptions,
 ): Promise<McpMount> {
-  const server = options.name;
+  let server = options.name ?? "server";
   if (typeof server !== "string" || !isValidMcpServerName(server)) {
     throw mcpError(MCP_CODES.invalidOptions, `invalid MCP server name: ${JSON.stringify(server)}`);
   }
@@ -395,7 +398,9 @@ export async function mountMcpServer(
 
   let refreshing: Promise<void> = Promise.resolve();
   const mount: McpMount = {
-    server,
+    get server() {
+      return server;
+    },
     get tools() {
       return mounted;
     },
@@ -443,6 +448,7 @@ export async function mountMcpServer(
   };
 
   connection = await connect();
+  if (options.name === undefined) server = serverNameOf(serverInfo?.name);
   let listed: unknown[];
   try {
     listed = await listTools(connection);

@@ -18,3 +18,15 @@ export function isValidMcpToolName(name: string): boolean {
 export function mcpIdentity(server: string, tool: string): string {
   return `mcp/${server}/${tool}`;
 }
+
+/**
+ * A valid server name made from a server's own `serverInfo.name`: characters outside `A-Z a-z 0-9 . _ -` become
+ * `-`, leading ones that are not a letter or digit are dropped, at most 64 characters; `server` when nothing is left.
+ */
+export function serverNameOf(name: unknown): string {
+  const cleaned = (typeof name === "string" ? name : "")
+    .replace(/[^A-Za-z0-9._-]/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 64);
+  return cleaned === "" ? "server" : cleaned;
+}

@@ -13,7 +13,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type PanelHost, prepareForm, validateFormAnswers } from "@raw/panel";
 import { ContractError } from "@raw/schema";
-import type { ApprovalCallback, DispatchContext, ToolInteractionsContext, ToolRegistry } from "@raw/tool-api";
+import type {
+  ApprovalCallback,
+  DispatchContext,
+  ToolInteractionsContext,
+  ToolRegistry,
+  ToolResult,
+} from "@raw/tool-api";
 import { approvalMessage } from "./approval-text.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
 import { toMcpResult } from "./result-mapping.js";
@@ -21,8 +27,13 @@ import { toMcpResult } from "./result-mapping.js";
 /** The URI scheme of panels exposed as MCP resources: `raw-panel:///<encoded full id>`. */
 export const PANEL_RESOURCE_PREFIX = "raw-panel:///";
 
-/** The panel host a server exposes as resources (what `createPanelHost` returns, or any object with these). */
-export type McpPanelSource = Pick<PanelHost, "list" | "get" | "subscribe">;
+/**
+ * The panel host a server exposes as resources (what `createPanelHost` returns, or any object with these). When
+ * it also has `beginCall` (a whole `PanelHost`), every call runs in a panel call of its own (`context.panels`),
+ * settled after dispatch; wire the same host's `sink` as the registry's `panelSink`.
+ */
+export type McpPanelSource = Pick<PanelHost, "list" | "get" | "subscribe"> &
+  Partial<Pick<PanelHost, "beginCall">>;
 
 /** Options of `createMcpServer`. */
 export interface CreateMcpServerOptions {
@@ -183,15 +194,37 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
         interactions,
       };
-      const result = await registry.dispatch(
-        {
-          name: request.params.name,
-          arguments: request.params.arguments ?? {},
-          toolCallId: `mcp-${connectionId}-${String(extra.requestId)}`,
-          source: "model",
-        },
-        context,
-      );
+      const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
+      const inspection = registry.inspectionDefinition(request.params.name);
+      const panelCall =
+        options.panels?.beginCall !== undefined && inspection !== undefined
+          ? options.panels.beginCall({
+              owner: inspection.identity,
+              declarations: (inspection.panels ?? []) as unknown as Parameters<
+                PanelHost["beginCall"]
+              >[0]["declarations"],
+              toolCallId,
+              source: "model",
+              ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
+            })
+          : undefined;
+      if (panelCall !== undefined) context.panels = panelCall.context as unknown as DispatchContext["panels"];
+      let result: ToolResult;
+      try {
+        result = await registry.dispatch(
+          {
+            name: request.params.name,
+            arguments: request.params.arguments ?? {},
+            toolCallId,
+            source: "model",
+          },
+          context,
+        );
+      } catch (error) {
+        panelCall?.abandon();
+        throw error;
+      }
+      panelCall?.settle({ hasOtherContent: result.content.length > 0 });
       return toMcpResult(result);
     });
 
