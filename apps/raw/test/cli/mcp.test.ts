@@ -103,7 +103,7 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-filesystem", ()
     // Only the allowed call reached the server (the denied, asked and hooked ones never did) ...
     expect(sentCalls.map((t) => (t.message.params as { name: string }).name)).toEqual(["write_file"]);
     // ... with exactly the client's arguments.
-    expect(JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown }).arguments)).toBe(
+    expect(JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown } | undefined)?.arguments)).toBe(
       JSON.stringify(args),
     );
   });
@@ -148,7 +148,7 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-everything", ()
     const events = traced(trace).filter((t) => t.direction === "send");
     const call = events.find((t) => t.message.method === "tools/call");
     const cancel = events.find((t) => t.message.method === "notifications/cancelled");
-    expect((cancel?.message.params as { requestId: unknown }).requestId).toBe(call?.message.id);
+    expect((cancel?.message.params as { requestId: unknown } | undefined)?.requestId).toBe(call?.message.id);
     const echo = await c.callTool({ name: "echo", arguments: { message: "still here" } });
     expect(text(echo)).toBe("Echo: still here");
   });
