@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
   hook: () => import("./commands/hook.js"),
   panel: () => import("./commands/panel.js"),
   demo: () => import("./commands/demo.js"),
+  mcp: () => import("./commands/mcp.js"),
 };
 
 function helpText(): string {

@@ -1,4 +1,4 @@
-import type { ValidateFunction } from "ajv";
+import type { Ajv as AjvCore, ValidateFunction } from "ajv";
 import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import { type Dialect, detectDialect } from "./dialect.js";
@@ -19,12 +19,39 @@ export interface ObjectValidator {
   test(value: unknown): boolean;
 }
 
+/**
+ * The compile profile. `strict` (the default) is tool-api.md §3 for schemas the host controls. `foreign` is for
+ * schemas a host cannot fix (an MCP server's `inputSchema`): union types, unknown formats and unknown keywords are
+ * accepted (an unknown format or keyword does not constrain the value); everything else is as strict — local `#/`
+ * refs only (a remote `$ref` is never fetched: `schema_remote_ref`), no `$async`, root `type: "object"`, known
+ * dialects, the meta-schema check, all errors, no coercion.
+ */
+export type SchemaProfile = "strict" | "foreign";
+
 /** Options of `compileObjectSchema`: the label used in messages and the schema's pointer in its document. */
 export interface CompileObjectSchemaOptions {
   /** Label used in messages, for example `arguments of write_file`. */
   name: string;
   /** JSON Pointer of the schema inside the validated document; issue paths are prefixed with it (default `""`). */
   pointer?: string;
+  /** The compile profile (default `"strict"`); `"foreign"` relaxes Ajv's strict mode only (see `SchemaProfile`). */
+  profile?: SchemaProfile;
+}
+
+/** Ajv options of the foreign profile: strict mode off (unknown keywords and formats ignored, union types), silent. */
+const FOREIGN_OPTIONS = { strict: false, allowUnionTypes: true, logger: false } as const;
+const foreignShared = new Map<Dialect, AjvCore>();
+
+/** The Ajv instance a compile uses: shared per dialect and profile unless the schema declares an `$id`. */
+function ajvFor(dialect: Dialect, profile: SchemaProfile, hasId: boolean): AjvCore {
+  if (profile !== "foreign") return hasId ? createAjv(dialect) : sharedAjv(dialect);
+  if (hasId) return createAjv(dialect, FOREIGN_OPTIONS);
+  let ajv = foreignShared.get(dialect);
+  if (ajv === undefined) {
+    ajv = createAjv(dialect, FOREIGN_OPTIONS);
+    foreignShared.set(dialect, ajv);
+  }
+  return ajv;
 }
 
 const NO_ISSUES: Issue[] = [];
@@ -145,7 +172,7 @@ function compileChecked(
 
   let fn: ValidateFunction;
   try {
-    const ajv = hasId ? createAjv(dialect) : sharedAjv(dialect);
+    const ajv = ajvFor(dialect, options.profile ?? "strict", hasId);
     // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
     const { $schema: _declared, ...body } = schema;
     fn = compileWithMetaCheck(ajv, dialect, body);
@@ -199,6 +226,7 @@ function makeValidator(
 /**
  * Compiles an object schema by the rules of tool-api.md §3 (dialect detection, local `#/` refs only, no `$async`,
  * root `type: "object"`, Ajv strict + allErrors + formats). Throws a `ContractError` carrying every issue.
+ * `{ profile: "foreign" }` compiles a schema the host cannot fix (see `SchemaProfile`).
  */
 export function compileObjectSchema(schema: unknown, options: CompileObjectSchemaOptions): ObjectValidator {
   const result = safeCompileObjectSchema(schema, options);

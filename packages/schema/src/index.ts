@@ -4,6 +4,7 @@ export {
   type CompileObjectSchemaOptions,
   compileObjectSchema,
   type ObjectValidator,
+  type SchemaProfile,
   safeCompileObjectSchema,
 } from "./compile-object-schema.js";
 export { deepFreeze, freezeJsonTree } from "./deep-freeze.js";

@@ -57,6 +57,11 @@ export interface ToolRegistry {
   inspectionDefinition(name: string): ToolInspection | undefined;
   /** Runs one call through the pipeline of §7.2. Never throws: every failure is an error result with a `code`. */
   dispatch(call: ToolCall, context: DispatchContext): Promise<ToolResult>;
+  /**
+   * Removes a registered tool (an adapter whose source withdrew it, such as an MCP server's `list_changed`); true
+   * when it was registered. Calls already dispatched keep running.
+   */
+  unregister(name: string): boolean;
 }
 
 /** Code of a registration that lacks the basic shape of §6.1 (a name, a description, a handler). */
@@ -85,7 +90,8 @@ function hasBasicShape(reg: ToolRegistration): boolean {
     (reg.validateArgs === undefined || typeof reg.validateArgs === "function") &&
     (reg.outputLimit === undefined || isPositiveInteger(reg.outputLimit)) &&
     (reg.panels === undefined || Array.isArray(reg.panels)) &&
-    (reg.implicitPanels === undefined || typeof reg.implicitPanels === "boolean")
+    (reg.implicitPanels === undefined || typeof reg.implicitPanels === "boolean") &&
+    (reg.schemaProfile === undefined || reg.schemaProfile === "strict" || reg.schemaProfile === "foreign")
   );
 }
 
@@ -162,7 +168,10 @@ function prepare(
     }
   }
   // 6. The schemas compile.
-  const input = safeCompileObjectSchema(inputSchema, { name: `arguments of ${name}` });
+  const input = safeCompileObjectSchema(inputSchema, {
+    name: `arguments of ${name}`,
+    profile: reg.schemaProfile ?? "strict",
+  });
   if (!input.ok) return { issues: input.issues };
   let effectsValidator: ObjectValidator | undefined;
   if (effects !== undefined) {
@@ -266,6 +275,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 
     dispatch(call: ToolCall, context: DispatchContext): Promise<ToolResult> {
       return dispatchCall(tools, settings, call, context);
+    },
+
+    unregister(name: string): boolean {
+      return tools.delete(name);
     },
   });
 }

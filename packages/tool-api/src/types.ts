@@ -140,6 +140,11 @@ export interface ToolRegistration {
   implicitPanels?: boolean | undefined;
   /** Positive integer raising this tool's output cap (§8.3). For host tools only. */
   outputLimit?: number | undefined;
+  /**
+   * How `inputSchema` is compiled: `"strict"` (default, §3) or `"foreign"` for schemas the host cannot fix (MCP
+   * tools; `@raw/schema`'s `SchemaProfile`). The effects schema is always strict.
+   */
+  schemaProfile?: "strict" | "foreign" | undefined;
 }
 
 /** What the model sees of one tool (tool-api.md §6.3). */

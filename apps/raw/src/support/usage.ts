@@ -8,7 +8,8 @@ export type CommandName =
   | "effects"
   | "hook"
   | "panel"
-  | "demo";
+  | "demo"
+  | "mcp";
 
 /** Usage and a one-line summary of each command (what `raw --help` and usage errors print). */
 export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> = {
@@ -51,6 +52,13 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
   demo: {
     usage: "raw demo",
     summary: "a short scripted session with the bundled tools, rules and hooks",
+  },
+  mcp: {
+    usage:
+      "raw mcp serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--http <host:port>]\n" +
+      "raw mcp proxy --rules <file> [--hook <dir>]... [--name <server>] [--cwd <dir>] [--trace <file>] -- <server command...>\n" +
+      "raw mcp tools [--name <server>] [--format text|json] -- <server command...>",
+    summary: "serve Raw tools over MCP, or put Raw rules, hooks and approval in front of an MCP server",
   },
 };
 

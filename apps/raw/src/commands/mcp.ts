@@ -1,0 +1,325 @@
+import { appendFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createHookDispatcher, type HookDispatcher, type LoadedHook } from "@raw/hook-protocol";
+import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
+import { createPanelHost } from "@raw/panel";
+import { isContractError } from "@raw/schema";
+import {
+  createToolRegistry,
+  type PreToolUseAnswer,
+  type PreToolUseRequest,
+  type ToolRegistry,
+} from "@raw/tool-api";
+import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { loadTools } from "../support/bundled.js";
+import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { formatText } from "../support/report.js";
+import { usageOf } from "../support/usage.js";
+import { sessionCwd } from "./call.js";
+
+/** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
+export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
+
+/** Splits `argv` at the first `--`: the options before it, the server command after it. */
+function splitCommand(argv: readonly string[]): { options: string[]; command: string[] } {
+  const end = argv.indexOf("--");
+  return end === -1
+    ? { options: [...argv], command: [] }
+    : { options: argv.slice(0, end), command: argv.slice(end + 1) };
+}
+
+async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<unknown[] | undefined> {
+  if (path === undefined) return [];
+  const loaded = await loadRulesFile(path, here);
+  if (!loaded.ok) {
+    io.stderr.write(formatText([loaded.report]));
+    return undefined;
+  }
+  return [...loaded.input.rules];
+}
+
+async function hooksOf(dirs: string[], here: string, io: CliIo): Promise<LoadedHook[] | undefined> {
+  const hooks = await loadHookFolders(dirs, here);
+  if (!hooks.ok) {
+    io.stderr.write(formatText(hooks.reports));
+    return undefined;
+  }
+  return hooks.hooks;
+}
+
+/** The tool view hooks bind their `when` to: every tool of the registry. */
+function hookView(registry: ToolRegistry, names: readonly string[]) {
+  return names.flatMap((name) => {
+    const tool = registry.inspectionDefinition(name);
+    return tool === undefined
+      ? []
+      : [
+          {
+            name: tool.name,
+            identity: tool.identity,
+            inputSchema: tool.inputSchema,
+            effectsSchema: tool.effectsSchema,
+            conditionSources: tool.conditionSources,
+          },
+        ];
+  });
+}
+
+/** The PreToolUse gate over a dispatcher created later (the tool view is known only once the server is mounted). */
+function lateGate(get: () => HookDispatcher | undefined) {
+  return async (request: PreToolUseRequest): Promise<PreToolUseAnswer> => {
+    const hooks = get();
+    return hooks === undefined ? {} : hooks.preToolUse(request);
+  };
+}
+
+/** Resolves when this process is asked to stop: stdin ends (stdio), SIGINT or SIGTERM. */
+function untilStopped(watchStdin: boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+    if (watchStdin) {
+      process.stdin.once("end", done);
+      process.stdin.once("close", done);
+    }
+  });
+}
+
+function mountFailure(error: unknown): never {
+  if (isContractError(error)) {
+    const issue = error.issues[0];
+    throw new CliFailure(issue?.code ?? error.code, issue?.message ?? error.message);
+  }
+  throw error;
+}
+
+async function mountCommand(
+  command: string[],
+  registry: ToolRegistry,
+  name: string | undefined,
+  cwd: string,
+  onChange?: (mount: McpMount) => void,
+  trace?: string,
+): Promise<McpMount> {
+  const [executable, ...args] = command;
+  if (executable === undefined) throw new UsageError("give the server command after --", undefined);
+  try {
+    return await mountMcpServer(registry, {
+      ...(name === undefined ? {} : { name }),
+      command: executable,
+      args,
+      cwd,
+      // Proxy and listing keep their own stdout for the protocol or the report: the server's stderr passes through.
+      stderr: "inherit",
+      toolName: (tool) => tool,
+      onWarning: (warning) => process.stderr.write(`raw mcp: ${warning.code}: ${warning.message}\n`),
+      ...(onChange === undefined ? {} : { onToolsChanged: onChange }),
+      ...(trace === undefined
+        ? {}
+        : {
+            observe: (direction: "send" | "receive", message: unknown) =>
+              appendFileSync(trace, `${JSON.stringify({ direction, message })}\n`),
+          }),
+    });
+  } catch (error) {
+    return mountFailure(error);
+  }
+}
+
+/** `raw mcp tools [--name n] [--format text|json] -- <server command...>`: the tools and their identities. */
+async function tools(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("mcp");
+  const { options, command } = splitCommand(argv);
+  const args = parseCommandArgs(options, { name: { type: "string" }, format: { type: "string" } }, usage, {
+    min: 0,
+    max: 0,
+  });
+  if (command.length === 0) throw new UsageError("give the server command after --", usage);
+  const format = stringOption(args, "format") ?? "text";
+  if (format !== "text" && format !== "json") throw new UsageError("--format must be text or json", usage);
+  const registry = createToolRegistry();
+  const mount = await mountCommand(command, registry, stringOption(args, "name"), cwdOf(io));
+  try {
+    if (format === "json") {
+      io.stdout.write(
+        `${JSON.stringify({
+          server: mount.server,
+          tools: mount.tools.map((t) => ({
+            name: t.tool,
+            identity: t.identity,
+            annotations: t.annotations ?? null,
+          })),
+          skipped: mount.skipped,
+        })}\n`,
+      );
+    } else {
+      // TODO(A1): tool names are validated (A-Z a-z 0-9 . _ -), but skipped entries' messages are server text.
+      io.stdout.write(`server ${mount.server}\n`);
+      for (const tool of mount.tools) {
+        const hints = tool.annotations?.readOnlyHint === true ? "  (server says: read-only)" : "";
+        io.stdout.write(`  ${tool.identity}${hints}\n`);
+      }
+      for (const skip of mount.skipped)
+        io.stdout.write(`  skipped ${JSON.stringify(skip.tool)}: ${skip.code}\n`);
+    }
+  } finally {
+    await mount.close();
+  }
+  return mount.skipped.length > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** `raw mcp proxy --rules f [--hook dir]... [--name n] [--cwd dir] -- <server command...>` over stdio. */
+async function proxy(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("mcp");
+  const { options, command } = splitCommand(argv);
+  const args = parseCommandArgs(
+    options,
+    {
+      rules: { type: "string" },
+      hook: { type: "string", multiple: true },
+      name: { type: "string" },
+      cwd: { type: "string" },
+      trace: { type: "string" },
+    },
+    usage,
+    { min: 0, max: 0 },
+  );
+  if (command.length === 0) throw new UsageError("give the server command after --", usage);
+  const here = cwdOf(io);
+  const tracePath = stringOption(args, "trace");
+  const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
+  const rulesPath = stringOption(args, "rules");
+  if (rulesPath === undefined) throw new UsageError("--rules is required", usage);
+  const rules = await rulesOf(rulesPath, here, io);
+  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
+  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+
+  let dispatcher: HookDispatcher | undefined;
+  const registry = createToolRegistry({ rules, preToolUse: lateGate(() => dispatcher) });
+  let server: RawMcpServer | undefined;
+  const mount = await mountCommand(
+    command,
+    registry,
+    stringOption(args, "name"),
+    here,
+    (changed) => {
+      try {
+        dispatcher?.bindToolView(
+          hookView(
+            registry,
+            changed.tools.map((t) => t.name),
+          ),
+        );
+      } catch (error) {
+        process.stderr.write(
+          `raw mcp: ${isContractError(error) ? error.code : "hook_error"}: hook view kept\n`,
+        );
+      }
+      void server?.notifyToolsChanged();
+    },
+    trace,
+  );
+  try {
+    if (hooks.length > 0) {
+      dispatcher = createHookDispatcher(hooks, {
+        tools: hookView(
+          registry,
+          mount.tools.map((t) => t.name),
+        ),
+        envelope: () => ({ cwd }),
+      });
+    }
+    const annotations = (name: string) => mount.tools.find((t) => t.name === name)?.annotations;
+    server = createMcpServer(registry, { cwd, name: `raw-proxy-${mount.server}`, annotations });
+    const stopped = untilStopped(true);
+    await server.connect(new StdioServerTransport());
+    await stopped;
+    await server.close();
+  } finally {
+    await mount.close();
+  }
+  return EXIT_OK;
+}
+
+/** `raw mcp serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--http host:port]`. */
+async function serve(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf("mcp");
+  const args = parseCommandArgs(
+    argv,
+    {
+      tool: { type: "string", multiple: true },
+      rules: { type: "string" },
+      hook: { type: "string", multiple: true },
+      cwd: { type: "string" },
+      http: { type: "string" },
+    },
+    usage,
+    { min: 0, max: 0 },
+  );
+  const here = cwdOf(io);
+  const rules = await rulesOf(stringOption(args, "rules"), here, io);
+  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
+  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+  const loaded = await loadTools(stringsOption(args, "tool"), here);
+  if (!loaded.ok) {
+    io.stderr.write(formatText(loaded.reports));
+    return EXIT_FAILURE;
+  }
+  const registrations = loaded.tools.map((tool) => tool.registration);
+  const dispatcher =
+    hooks.length > 0
+      ? createHookDispatcher(hooks, { tools: registrations, envelope: () => ({ cwd }) })
+      : undefined;
+  const panels = createPanelHost();
+  const registry = createToolRegistry({
+    rules,
+    preToolUse: dispatcher?.preToolUse,
+    notify: dispatcher?.notify,
+    panelSink: panels.sink,
+  });
+  registry.register(registrations);
+  const server = createMcpServer(registry, { cwd, name: "raw", panels });
+  const http = stringOption(args, "http");
+  if (http === undefined) {
+    const stopped = untilStopped(true);
+    await server.connect(new StdioServerTransport());
+    await stopped;
+    await server.close();
+    return EXIT_OK;
+  }
+  const match = /^(.*):(\d{1,5})$/.exec(http);
+  if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
+  const token = process.env[MCP_TOKEN_ENV];
+  let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
+  try {
+    listener = await listenMcpHttp(server, {
+      host: (match[1] as string).replace(/^\[|\]$/g, "") || "127.0.0.1",
+      port: Number(match[2]),
+      ...(token === undefined || token === "" ? {} : { token }),
+    });
+  } catch (error) {
+    return mountFailure(error);
+  }
+  io.stderr.write(`raw mcp: serving on ${listener.url}${token ? " (bearer token required)" : ""}\n`);
+  await untilStopped(false);
+  await listener.close();
+  await server.close();
+  return EXIT_OK;
+}
+
+/** `raw mcp serve|proxy|tools`: Raw tools over MCP, and Raw rules, hooks and approval in front of MCP servers. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "serve") return serve(rest, io);
+  if (sub === "proxy") return proxy(rest, io);
+  if (sub === "tools") return tools(rest, io);
+  throw new UsageError(
+    sub === undefined ? "missing subcommand" : `unknown subcommand ${JSON.stringify(sub)}`,
+    usageOf("mcp"),
+  );
+}

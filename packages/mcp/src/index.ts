@@ -1,0 +1,44 @@
+export { approvalMessage, MAX_APPROVAL_ARGUMENT_CHARS } from "./approval-text.js";
+export { MCP_CODES, type McpCode } from "./codes.js";
+export { elicitationSchema, formOf } from "./form-elicitation.js";
+export {
+  isLoopbackHost,
+  type ListenMcpHttpOptions,
+  listenMcpHttp,
+  MAX_MCP_HTTP_SESSIONS,
+  MCP_HTTP_PATH,
+  type McpHttpListener,
+} from "./http.js";
+export {
+  MAX_MCP_LIST_PAGES,
+  MAX_MCP_TOOLS,
+  MCP_CALL_TIMEOUT_MS,
+  MCP_CLOSE_GRACE_MS,
+  MCP_CONNECT_TIMEOUT_MS,
+  MCP_MAX_MESSAGE_BYTES,
+} from "./limits.js";
+export {
+  type McpMount,
+  type McpMountedTool,
+  type McpMountWarning,
+  type McpSkippedTool,
+  type MountMcpServerOptions,
+  mountMcpServer,
+} from "./mount.js";
+export {
+  isValidMcpServerName,
+  isValidMcpToolName,
+  MCP_SERVER_NAME_PATTERN,
+  MCP_TOOL_NAME_PATTERN,
+  mcpIdentity,
+  serverNameOf,
+} from "./names.js";
+export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
+export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  type McpPanelSource,
+  PANEL_RESOURCE_PREFIX,
+  type RawMcpServer,
+} from "./server.js";

@@ -1,0 +1,465 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+  type ToolAnnotations,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isContractError, thrownMessage } from "@raw/schema";
+import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry } from "@raw/tool-api";
+import { z } from "zod";
+import { MCP_CODES, mcpError } from "./codes.js";
+import { MAX_MCP_LIST_PAGES, MAX_MCP_TOOLS, MCP_CALL_TIMEOUT_MS, MCP_CONNECT_TIMEOUT_MS } from "./limits.js";
+import { isValidMcpServerName, isValidMcpToolName, mcpIdentity, serverNameOf } from "./names.js";
+import { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
+import { mapMcpResult } from "./result-mapping.js";
+
+/** Where and how to reach one MCP server, and how its tools are named in the registry. */
+export interface MountMcpServerOptions {
+  /**
+   * The server's name in canonical identities `mcp/<name>/<tool>` (letters, digits, `.`, `_`, `-`; no `/`).
+   * Default: the server's own `serverInfo.name` from `initialize`, made valid by `serverNameOf`.
+   */
+  name?: string | undefined;
+  /** A stdio server: the executable to start (no shell). Exactly one of `command` and `url`. */
+  command?: string | undefined;
+  /** The stdio server's arguments. */
+  args?: readonly string[] | undefined;
+  /** The stdio server's environment (default: this process's environment). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The stdio server's working directory. */
+  cwd?: string | undefined;
+  /** The stdio server's stderr: inherited (default), ignored, or handed to a callback. */
+  stderr?: ProcessTransportOptions["stderr"];
+  /** A Streamable HTTP server: its URL. */
+  url?: string | URL | undefined;
+  /** Extra HTTP headers for a Streamable HTTP server (for example `Authorization`). */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** The model-facing name of a tool (default `mcp__<server>__<tool>`); rules always match the identity. */
+  toolName?: ((tool: string, server: string) => string) | undefined;
+  /** Deadline of starting, `initialize` and each `tools/list` (default `MCP_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs?: number | undefined;
+  /** Deadline of one `tools/call` (default `MCP_CALL_TIMEOUT_MS`); a call past it is cancelled. */
+  callTimeoutMs?: number | undefined;
+  /** Largest message read from a stdio server (default `MCP_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes?: number | undefined;
+  /** Called with every warning (a skipped tool, a failed refresh); exceptions are ignored. */
+  onWarning?: ((warning: McpMountWarning) => void) | undefined;
+  /** Called after every refresh of the tool list (`tools/list_changed`); exceptions are ignored. */
+  onToolsChanged?: ((mount: McpMount) => void) | undefined;
+  /** Observer of every JSON-RPC message of a stdio server (tracing, tests). */
+  observe?: ((direction: "send" | "receive", message: JSONRPCMessage) => void) | undefined;
+}
+
+/** A tool of the server that is registered. */
+export interface McpMountedTool {
+  /** Model-facing name in the registry. */
+  readonly name: string;
+  /** Canonical identity `mcp/<server>/<tool>`. */
+  readonly identity: string;
+  /** The tool's name on the server. */
+  readonly tool: string;
+  /** The server's annotations of the tool (hints; never trusted for policy). */
+  readonly annotations?: ToolAnnotations | undefined;
+  /** The server's title of the tool. */
+  readonly title?: string | undefined;
+}
+
+/** A tool of the server that is not registered, with the reason's stable code. */
+export interface McpSkippedTool {
+  /** The tool's name on the server (or `#<index>` when it has none). */
+  readonly tool: string;
+  /** Its canonical identity, when the name is valid. */
+  readonly identity?: string | undefined;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A warning of a mount: `message` names the tool or the server. */
+export interface McpMountWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly tool?: string | undefined;
+}
+
+/** A mounted MCP server. */
+export interface McpMount {
+  /** The server name of the identities. */
+  readonly server: string;
+  /** The registered tools, in the server's order. */
+  readonly tools: readonly McpMountedTool[];
+  /** The listed tools that were skipped, each with a code. */
+  readonly skipped: readonly McpSkippedTool[];
+  /** The server's `serverInfo` from `initialize`. */
+  readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
+  /** The stdio server's pid while it runs. */
+  readonly pid: number | undefined;
+  /** Lists the tools again and updates the registry (what `tools/list_changed` triggers). */
+  refresh(): Promise<void>;
+  /** Unregisters every tool, closes the connection and ends every process of a stdio server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const ToolListPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function defaultToolName(tool: string, server: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
+function errorResult(code: string, message: string): HandlerResult {
+  return { isError: true, code, content: [{ type: "text", text: `${code}: ${message}` }] };
+}
+
+/** The stable code of a failed request. */
+function classify(error: unknown, signal: AbortSignal | undefined): { code: string; message: string } {
+  if (signal?.aborted) return { code: "aborted", message: "tool call aborted" };
+  if (error instanceof McpError) {
+    const raw = isRecord(error.data) ? error.data.rawCode : undefined;
+    if (typeof raw === "string") return { code: raw, message: error.message };
+    if (error.code === ErrorCode.ConnectionClosed)
+      return { code: MCP_CODES.connectionClosed, message: error.message };
+    if (error.code === ErrorCode.RequestTimeout) return { code: MCP_CODES.timeout, message: error.message };
+    return { code: MCP_CODES.serverError, message: error.message };
+  }
+  // A schema failure of the SDK's result parsing (a zod error: it carries `issues`).
+  if (error instanceof z.ZodError || (isRecord(error) && Array.isArray(error.issues))) {
+    return { code: MCP_CODES.invalidResult, message: "the server's result is not a valid CallToolResult" };
+  }
+  const code = isRecord(error) && typeof error.code === "string" ? error.code : undefined;
+  if (code !== undefined && /^mcp_[a-z_]+$/.test(code)) return { code, message: thrownMessage(error) };
+  return { code: MCP_CODES.serverError, message: thrownMessage(error) };
+}
+
+interface Connection {
+  readonly client: Client;
+  readonly transport: Transport;
+  closed: boolean;
+}
+
+/**
+ * Connects to an MCP server (a stdio command or a Streamable HTTP URL) with the SDK client, lists its tools and
+ * registers each into `registry` as `mcp/<server>/<tool>` with the foreign schema profile, following
+ * `tools/list_changed`. A tool that cannot be registered (invalid name or schema, remote `$ref`, a name collision,
+ * an unbindable rule) is skipped and reported with its code; the others register. Calls go through the registry's
+ * whole pipeline before `tools/call`; an abort sends MCP cancellation; results are mapped and capped like any
+ * other. Throws a `ContractError` (`mcp_invalid_options`, `mcp_connect_failed`, `mcp_connect_timeout`) when the
+ * server cannot be reached; nothing is registered then, and no process is left running.
+ */
+export async function mountMcpServer(
+  registry: ToolRegistry,
+  options: MountMcpServerOptions,
+): Promise<McpMount> {
+  let server = options.name ?? "server";
+  if (typeof server !== "string" || !isValidMcpServerName(server)) {
+    throw mcpError(MCP_CODES.invalidOptions, `invalid MCP server name: ${JSON.stringify(server)}`);
+  }
+  if ((options.command === undefined) === (options.url === undefined)) {
+    throw mcpError(MCP_CODES.invalidOptions, `MCP server ${server}: give exactly one of command and url`);
+  }
+  const connectTimeoutMs = options.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
+  const callTimeoutMs = options.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS;
+  const naming = options.toolName ?? defaultToolName;
+  const warn = (warning: McpMountWarning): void => {
+    try {
+      options.onWarning?.(warning);
+    } catch {
+      // A host's observer never breaks the mount.
+    }
+  };
+
+  let connection: Connection | undefined;
+  let closing = false;
+  let serverInfo: McpMount["serverInfo"];
+  let mounted: McpMountedTool[] = [];
+  let skipped: McpSkippedTool[] = [];
+  /** Registered tool name → the listed tool it was built from (JSON), to see what a refresh changed. */
+  const registered = new Map<string, { tool: string; listed: string }>();
+
+  const makeTransport = (): Transport => {
+    if (options.command !== undefined) {
+      return new ProcessTransport({
+        command: options.command,
+        args: options.args,
+        env: options.env,
+        cwd: options.cwd,
+        stderr: options.stderr,
+        maxMessageBytes: options.maxMessageBytes,
+        observe: options.observe,
+      });
+    }
+    const headers = options.headers === undefined ? undefined : { ...options.headers };
+    return new StreamableHTTPClientTransport(new URL(String(options.url)), {
+      requestInit: headers === undefined ? {} : { headers },
+    });
+  };
+
+  const connect = async (): Promise<Connection> => {
+    const client = new Client({ name: "raw-mcp", version: "0.1.0" }, { capabilities: {} });
+    const transport = makeTransport();
+    const conn: Connection = { client, transport, closed: false };
+    client.onclose = () => {
+      conn.closed = true;
+    };
+    client.onerror = () => {
+      // Transport problems surface as coded call failures; the SDK's own reports carry nothing more.
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void mount.refresh();
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            mcpError(
+              MCP_CODES.connectTimeout,
+              `MCP server ${server} did not start within ${connectTimeoutMs} ms`,
+            ),
+          ),
+        connectTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([client.connect(transport, { timeout: connectTimeoutMs }), deadline]);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      if (isContractError(error)) throw error;
+      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+      throw mcpError(
+        timedOut ? MCP_CODES.connectTimeout : MCP_CODES.connectFailed,
+        `MCP server ${server} could not be started: ${thrownMessage(error)}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    const info = client.getServerVersion();
+    serverInfo = info === undefined ? undefined : { name: String(info.name), version: String(info.version) };
+    return conn;
+  };
+
+  let reconnecting: Promise<Connection> | undefined;
+  const live = async (): Promise<Connection> => {
+    if (closing) throw mcpError(MCP_CODES.closed, `MCP server ${server} is closed`);
+    if (connection !== undefined && !connection.closed) return connection;
+    if (options.command === undefined && connection !== undefined) return connection;
+    // A stdio server that exited (crash, oversized output) is started again for the next call.
+    reconnecting ??= connect().finally(() => {
+      reconnecting = undefined;
+    });
+    connection = await reconnecting;
+    return connection;
+  };
+
+  const listTools = async (conn: Connection): Promise<unknown[]> => {
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_MCP_LIST_PAGES; page++) {
+      const result = await conn.client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        ToolListPage,
+        { timeout: connectTimeoutMs },
+      );
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined || tools.length > MAX_MCP_TOOLS) break;
+    }
+    return tools;
+  };
+
+  const handlerFor =
+    (tool: string) =>
+    async (args: unknown, context: ToolHandlerContext): Promise<HandlerResult> => {
+      let conn: Connection;
+      try {
+        conn = await live();
+      } catch (error) {
+        const issue = isContractError(error) ? error.issues[0] : undefined;
+        return errorResult(issue?.code ?? MCP_CODES.connectionClosed, issue?.message ?? thrownMessage(error));
+      }
+      try {
+        const result = await conn.client.request(
+          { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
+          CallToolResultSchema,
+          {
+            ...(context.signal === undefined ? {} : { signal: context.signal }),
+            timeout: callTimeoutMs,
+            maxTotalTimeout: callTimeoutMs,
+          },
+        );
+        return mapMcpResult(result);
+      } catch (error) {
+        const { code, message } = classify(error, context.signal);
+        return errorResult(code, message);
+      }
+    };
+
+  /** Registers what `listed` holds and unregisters what it no longer holds. */
+  const apply = (listed: unknown[]): void => {
+    const nextMounted: McpMountedTool[] = [];
+    const nextSkipped: McpSkippedTool[] = [];
+    const seen = new Set<string>();
+    const keep = new Set<string>();
+    listed.forEach((entry, index) => {
+      const rawName = isRecord(entry) ? entry.name : undefined;
+      const label = typeof rawName === "string" ? rawName : `#${index}`;
+      const skip = (code: string, message: string, identity?: string): void => {
+        nextSkipped.push({ tool: label, identity, code, message });
+        warn({ code, tool: label, message: `${message}; skipped` });
+      };
+      if (index >= MAX_MCP_TOOLS) {
+        skip(MCP_CODES.toolLimit, `MCP server ${server} lists more than ${MAX_MCP_TOOLS} tools: ${label}`);
+        return;
+      }
+      if (!isRecord(entry) || typeof rawName !== "string" || !isValidMcpToolName(rawName)) {
+        skip(
+          MCP_CODES.toolInvalid,
+          `invalid tool in MCP server ${server}: ${JSON.stringify(label).slice(0, 200)}`,
+        );
+        return;
+      }
+      const identity = mcpIdentity(server, rawName);
+      if (seen.has(rawName)) {
+        skip(MCP_CODES.toolDuplicate, `duplicate tool in MCP server ${server}: ${identity}`, identity);
+        return;
+      }
+      seen.add(rawName);
+      if (!isRecord(entry.inputSchema)) {
+        skip(MCP_CODES.toolInvalid, `tool ${identity} has no inputSchema object`, identity);
+        return;
+      }
+      let name: string;
+      try {
+        name = naming(rawName, server);
+      } catch (error) {
+        skip(MCP_CODES.invalidOptions, `toolName failed for ${identity}: ${thrownMessage(error)}`, identity);
+        return;
+      }
+      const description =
+        typeof entry.description === "string"
+          ? entry.description
+          : typeof entry.title === "string"
+            ? entry.title
+            : "";
+      const listedJson = JSON.stringify([name, description, entry.inputSchema]);
+      const before = registered.get(name);
+      const annotations = isRecord(entry.annotations) ? (entry.annotations as ToolAnnotations) : undefined;
+      const title = typeof entry.title === "string" ? entry.title : undefined;
+      if (before !== undefined && before.tool === rawName && before.listed === listedJson) {
+        keep.add(name);
+        nextMounted.push({ name, identity, tool: rawName, annotations, title });
+        return;
+      }
+      if (before !== undefined) {
+        registry.unregister(name);
+        registered.delete(name);
+      }
+      const registration: ToolRegistration = {
+        name,
+        identity,
+        description,
+        inputSchema: entry.inputSchema,
+        handler: handlerFor(rawName),
+        implicitPanels: true,
+        schemaProfile: "foreign",
+      };
+      try {
+        registry.register(registration);
+      } catch (error) {
+        const issue = isContractError(error) ? error.issues[0] : undefined;
+        skip(
+          issue?.code ?? "registration_invalid",
+          `tool ${identity} cannot be registered: ${issue?.message ?? thrownMessage(error)}`,
+          identity,
+        );
+        return;
+      }
+      registered.set(name, { tool: rawName, listed: listedJson });
+      keep.add(name);
+      nextMounted.push({ name, identity, tool: rawName, annotations, title });
+    });
+    for (const name of [...registered.keys()]) {
+      if (!keep.has(name)) {
+        registry.unregister(name);
+        registered.delete(name);
+      }
+    }
+    mounted = nextMounted;
+    skipped = nextSkipped;
+  };
+
+  let refreshing: Promise<void> = Promise.resolve();
+  const mount: McpMount = {
+    get server() {
+      return server;
+    },
+    get tools() {
+      return mounted;
+    },
+    get skipped() {
+      return skipped;
+    },
+    get serverInfo() {
+      return serverInfo;
+    },
+    get pid() {
+      const transport = connection?.transport;
+      return transport instanceof ProcessTransport ? transport.pid : undefined;
+    },
+    refresh(): Promise<void> {
+      refreshing = refreshing.then(async () => {
+        if (closing) return;
+        try {
+          apply(await listTools(await live()));
+        } catch (error) {
+          const { code, message } = classify(error, undefined);
+          warn({ code, message: `MCP server ${server}: tools/list failed: ${message}` });
+          return;
+        }
+        try {
+          options.onToolsChanged?.(mount);
+        } catch {
+          // Observers never break the mount.
+        }
+      });
+      return refreshing;
+    },
+    async close(): Promise<void> {
+      if (closing) return;
+      closing = true;
+      for (const name of registered.keys()) registry.unregister(name);
+      registered.clear();
+      mounted = [];
+      const conn = connection;
+      connection = undefined;
+      if (conn !== undefined) {
+        await conn.client.close().catch(() => undefined);
+        await conn.transport.close().catch(() => undefined);
+      }
+    },
+  };
+
+  connection = await connect();
+  if (options.name === undefined) server = serverNameOf(serverInfo?.name);
+  let listed: unknown[];
+  try {
+    listed = await listTools(connection);
+  } catch (error) {
+    await mount.close();
+    const { code, message } = classify(error, undefined);
+    throw mcpError(
+      code === MCP_CODES.timeout ? MCP_CODES.connectTimeout : MCP_CODES.connectFailed,
+      `MCP server ${server}: tools/list failed: ${message}`,
+    );
+  }
+  apply(listed);
+  return mount;
+}

@@ -1,0 +1,95 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { HandlerContentBlock, HandlerResult, ToolResult } from "@raw/tool-api";
+import { MCP_CODES } from "./codes.js";
+
+/** The `_meta` key under which an MCP result may carry one raw.panel/2 update or an array of them (panels.md §9.1). */
+export const MCP_PANEL_META_KEY = "raw/panel";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Approximate decoded size of base64 text. */
+function base64Bytes(data: string): number {
+  return Math.floor((data.length * 3) / 4);
+}
+
+function mapBlock(block: Record<string, unknown>): HandlerContentBlock {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: String(block.text) };
+    case "image": {
+      const mime = String(block.mimeType);
+      const data = String(block.data);
+      if (mime === "image/png" || mime === "image/jpeg") return { type: "image", mimeType: mime, data };
+      return { type: "text", text: `[image ${mime}, ${base64Bytes(data)} bytes not shown]` };
+    }
+    case "audio":
+      return {
+        type: "text",
+        text: `[audio ${String(block.mimeType)}, ${base64Bytes(String(block.data))} bytes not shown]`,
+      };
+    case "resource": {
+      const resource = isRecord(block.resource) ? { ...block.resource } : {};
+      if (typeof resource.blob === "string") {
+        const bytes = base64Bytes(resource.blob);
+        delete resource.blob;
+        resource.blobBytes = bytes;
+      }
+      return { type: "json", value: { type: "resource", resource } };
+    }
+    default:
+      // resource_link and any later block type: kept as data.
+      return { type: "json", value: block };
+  }
+}
+
+/**
+ * Maps an MCP `CallToolResult` to a Raw handler result: text and PNG/JPEG image blocks as they are, other media
+ * as a text note of their size, embedded resources and resource links as `json` blocks, `structuredContent` as a
+ * final `json` block, and `_meta["raw/panel"]` as panel result blocks. `isError: true` gets the code
+ * `mcp_tool_error`. Capping is left to the dispatcher, like any other tool's result.
+ */
+export function mapMcpResult(result: CallToolResult): HandlerResult {
+  const content: HandlerContentBlock[] = [];
+  for (const block of Array.isArray(result.content) ? result.content : []) {
+    if (isRecord(block)) content.push(mapBlock(block));
+  }
+  if (result.structuredContent !== undefined) content.push({ type: "json", value: result.structuredContent });
+  const panels = isRecord(result._meta) ? result._meta[MCP_PANEL_META_KEY] : undefined;
+  for (const update of Array.isArray(panels) ? panels : panels === undefined ? [] : [panels]) {
+    if (isRecord(update)) content.push({ ...update, type: "panel" });
+  }
+  const isError = result.isError === true;
+  return isError ? { isError, code: MCP_CODES.toolError, content } : { isError, content };
+}
+
+/**
+ * Maps a Raw `ToolResult` to an MCP `CallToolResult`: text and image blocks as they are, each `json` block as text
+ * holding its JSON, and — when the result is exactly one `json` block of an object — that object as
+ * `structuredContent` too. An error result keeps its code as a first text line `<code>: ...` when its text does not
+ * already say it, and in `_meta["raw/code"]`.
+ */
+export function toMcpResult(result: ToolResult): CallToolResult {
+  const content: CallToolResult["content"] = [];
+  for (const block of result.content) {
+    if (block.type === "text") content.push({ type: "text", text: block.text });
+    else if (block.type === "image")
+      content.push({ type: "image", mimeType: block.mimeType, data: block.data });
+    else content.push({ type: "text", text: JSON.stringify(block.value) ?? "null" });
+  }
+  const out: CallToolResult = { content, isError: result.isError };
+  const only = result.content.length === 1 ? result.content[0] : undefined;
+  if (!result.isError && only?.type === "json" && isRecord(only.value)) {
+    out.structuredContent = only.value;
+  }
+  if (result.isError && typeof result.code === "string") {
+    out._meta = { "raw/code": result.code };
+    const first = content[0];
+    if (first?.type !== "text" || !first.text.startsWith(result.code)) {
+      content.unshift({ type: "text", text: `${result.code}` });
+    }
+  }
+  if (result.truncated === true) out._meta = { ...out._meta, "raw/truncated": true };
+  return out;
+}

@@ -1,0 +1,301 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createPanelHost } from "@raw/panel";
+import { isContractError } from "@raw/schema";
+import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpServer, listenMcpHttp, type McpHttpListener, type RawMcpServer } from "../src/index.js";
+
+const ok = (text: string) => ({ isError: false, content: [{ type: "text" as const, text }] });
+const FILES_SCHEMA = {
+  type: "object",
+  properties: {
+    files: {
+      type: "array",
+      items: { type: "object", properties: { operation: { type: "string" }, path: { type: "string" } } },
+    },
+  },
+};
+
+function buildRegistry(): ToolRegistry {
+  const registry = createToolRegistry({
+    rules: [
+      { match: "*", effect: "allow" },
+      { match: "local/hidden", effect: "deny" },
+      { match: "local/write", effect: "ask" },
+    ],
+  });
+  registry.register([
+    {
+      name: "read",
+      identity: "local/read",
+      description: "Reads.",
+      inputSchema: { type: "object", properties: { path: { type: "string" } } },
+      handler: (args: { path: string }) => ok(`read ${args.path}`),
+    },
+    {
+      name: "hidden",
+      identity: "local/hidden",
+      description: "Never listed.",
+      inputSchema: { type: "object" },
+      handler: () => ok("hidden ran"),
+    },
+    {
+      name: "write",
+      identity: "local/write",
+      description: "Writes.",
+      inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } } },
+      effectsSchema: FILES_SCHEMA,
+      describeEffects: (args: { path: string }) => ({
+        files: [{ operation: "write", path: `/w/${args.path}` }],
+      }),
+      handler: (args: { path: string }) => ok(`wrote ${args.path}`),
+    },
+    {
+      name: "ask_user",
+      identity: "local/ask_user",
+      description: "Asks a question.",
+      inputSchema: { type: "object" },
+      handler: async (_args, context) => {
+        const answer = await context.interactions?.request({
+          panel: "q",
+          document: {
+            blocks: [
+              { id: "intro", kind: "markdown", text: "Pick a colour" },
+              {
+                id: "f",
+                kind: "form",
+                fields: [
+                  {
+                    id: "colour",
+                    label: "Colour",
+                    kind: "single_select",
+                    required: true,
+                    options: [
+                      { id: "red", label: "Red" },
+                      { id: "blue", label: "Blue" },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        });
+        return { isError: false, content: [{ type: "json", value: answer }] };
+      },
+    },
+  ]);
+  return registry;
+}
+
+let registry: ToolRegistry;
+let server: RawMcpServer;
+let listener: McpHttpListener;
+const panelHost = createPanelHost();
+
+beforeAll(async () => {
+  registry = buildRegistry();
+  server = createMcpServer(registry, { cwd: "/w", panels: panelHost });
+  listener = await listenMcpHttp(server, { token: "a-long-enough-test-token" });
+});
+afterAll(async () => {
+  await listener?.close();
+  await server?.close();
+});
+
+async function client(
+  elicit?: (message: string, schema: unknown) => Record<string, unknown> | "decline",
+): Promise<Client> {
+  const c = new Client(
+    { name: "test", version: "1" },
+    { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } },
+  );
+  if (elicit !== undefined) {
+    c.setRequestHandler(ElicitRequestSchema, (request) => {
+      const params = request.params as { message: string; requestedSchema: unknown };
+      const answer = elicit(params.message, params.requestedSchema);
+      return answer === "decline" ? { action: "decline" } : { action: "accept", content: answer as never };
+    });
+  }
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(listener.url), {
+      requestInit: { headers: { authorization: "Bearer a-long-enough-test-token" } },
+    }),
+  );
+  return c;
+}
+
+const text = (result: unknown) =>
+  ((result as CallToolResult).content as Array<{ type: string; text?: string }>)
+    .map((b) => b.text ?? "")
+    .join("\n");
+
+describe("createMcpServer over Streamable HTTP, driven by the SDK client", () => {
+  it("tools/list lists exactly what policy exposes, with honest annotations", async () => {
+    const c = await client();
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "ask_user"]);
+    expect(tools[0]?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+    const hidden = await c.callTool({ name: "hidden", arguments: {} });
+    expect(hidden.isError).toBe(true);
+    expect(text(hidden)).toContain("tool_denied");
+    expect((await c.callTool({ name: "read", arguments: { path: "a" } })).content).toEqual([
+      { type: "text", text: "read a" },
+    ]);
+    await c.close();
+  });
+
+  it("ask without client elicitation is approval_required, never an implicit yes", async () => {
+    const c = await client();
+    const result = await c.callTool({ name: "write", arguments: { path: "x", content: "y" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("approval_required");
+    expect(result._meta).toEqual({ "raw/code": "approval_required" });
+    await c.close();
+  });
+
+  it("ask with elicitation: effects are shown first, then arguments; accept runs, decline refuses", async () => {
+    const messages: string[] = [];
+    let answer: Record<string, unknown> | "decline" = { approve: true };
+    const c = await client((message) => {
+      messages.push(message);
+      return answer;
+    });
+    const approved = await c.callTool({ name: "write", arguments: { path: "x.txt", content: "y" } });
+    expect(approved.isError).toBe(false);
+    expect(text(approved)).toBe("wrote x.txt");
+    const message = messages[0] as string;
+    expect(message).toContain("local/write");
+    expect(message.indexOf('write "/w/x.txt"')).toBeGreaterThan(0);
+    expect(message.indexOf('write "/w/x.txt"')).toBeLessThan(message.indexOf("Arguments:"));
+    answer = "decline";
+    const declined = await c.callTool({ name: "write", arguments: { path: "x.txt", content: "y" } });
+    expect(text(declined)).toContain("approval_denied");
+    answer = { approve: false };
+    expect(text(await c.callTool({ name: "write", arguments: { path: "x", content: "y" } }))).toContain(
+      "approval_denied",
+    );
+    await c.close();
+  });
+
+  it("an ask_user form becomes an elicitation when the client supports it, else interaction_unavailable", async () => {
+    const plain = await client();
+    const unavailable = await plain.callTool({ name: "ask_user", arguments: {} });
+    expect(unavailable.isError).toBe(true);
+    expect(text(unavailable)).toContain("interaction_unavailable");
+    await plain.close();
+    const schemas: unknown[] = [];
+    const c = await client((_message, schema) => {
+      schemas.push(schema);
+      return { colour: "blue" };
+    });
+    const answered = await c.callTool({ name: "ask_user", arguments: {} });
+    expect(answered.structuredContent).toEqual({ status: "answered", answers: { colour: "blue" } });
+    expect(schemas[0]).toEqual({
+      type: "object",
+      properties: {
+        colour: {
+          type: "string",
+          title: "Colour",
+          oneOf: [
+            { const: "red", title: "Red" },
+            { const: "blue", title: "Blue" },
+          ],
+        },
+      },
+      required: ["colour"],
+    });
+    await c.close();
+  });
+
+  it("panel updates are resources with update notifications", async () => {
+    const declarations = [
+      {
+        id: "status",
+        title: "Status",
+        icon: "panel",
+        open: "never",
+        context: "none",
+        placement: "sidebar",
+        acp_plan: false,
+        actions: [],
+      },
+    ] as const;
+    const first = panelHost.beginCall({ owner: "local/read", declarations: [...declarations] });
+    await first.context.update("status", { op: "replace", document: { blocks: [] } });
+    first.settle({ hasOtherContent: true });
+    const c = await client();
+    const { resources } = await c.listResources();
+    const uri = resources[0]?.uri as string;
+    expect(uri).toBe("raw-panel:///local%2Fread%23status");
+    const updated: string[] = [];
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
+    await c.subscribeResource({ uri });
+    const call = panelHost.beginCall({ owner: "local/read", declarations: [...declarations] });
+    await call.context.update("status", {
+      op: "replace",
+      document: { blocks: [{ id: "m", kind: "markdown", text: "step 2" }] },
+    });
+    call.settle({ hasOtherContent: true });
+    await expect.poll(() => updated).toEqual([uri]);
+    const read = await c.readResource({ uri });
+    const body = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(body.revision).toBe(2);
+    expect(body.document.blocks[0].text).toBe("step 2");
+    await c.close();
+  });
+});
+
+describe("Streamable HTTP binding", () => {
+  it("refuses requests without the bearer token, and foreign Host headers on loopback", async () => {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: {} };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const none = await fetch(listener.url, { method: "POST", headers, body: JSON.stringify(init) });
+    expect(none.status).toBe(401);
+    const wrong = await fetch(listener.url, {
+      method: "POST",
+      headers: { ...headers, authorization: "Bearer a-long-enough-test-tokeX" },
+      body: JSON.stringify(init),
+    });
+    expect(wrong.status).toBe(401);
+    const open = await listenMcpHttp(server, {});
+    try {
+      const { request } = await import("node:http");
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          open.url,
+          { method: "POST", headers: { ...headers, host: "evil.example:80" } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify(init));
+      });
+      expect(status).toBe(403);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("binding off loopback requires a token: mcp_token_required, nothing bound", async () => {
+    try {
+      await listenMcpHttp(server, { host: "0.0.0.0" });
+      expect.unreachable();
+    } catch (error) {
+      expect(isContractError(error) && error.issues[0]?.code).toBe("mcp_token_required");
+    }
+  });
+});
