@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
   hook: () => import("./commands/hook.js"),
   panel: () => import("./commands/panel.js"),
   demo: () => import("./commands/demo.js"),
+  serve: () => import("./commands/serve.js"),
 };
 
 function helpText(): string {

@@ -1,13 +1,16 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPanelPage, SCREENSHOTS } from "./support/browser.js";
+import { launchBrowser, openWatchedPage, screenshotsDir } from "../../../test-support/browser.js";
 import { checklist, EVERY_KIND, HOSTILE } from "./support/documents.js";
 import { type PageServer, packedFiles, packedPackage, startPageServer } from "./support/page-server.js";
 
 const require = createRequire(import.meta.url);
+const SCREENSHOTS = screenshotsDir(fileURLToPath(new URL("..", import.meta.url)));
+const openPanelPage = (b: Browser, origin: string) => openWatchedPage(b, `${origin}/`);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 let browser: Browser;

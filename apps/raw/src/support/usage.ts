@@ -8,7 +8,8 @@ export type CommandName =
   | "effects"
   | "hook"
   | "panel"
-  | "demo";
+  | "demo"
+  | "serve";
 
 /** Usage and a one-line summary of each command (what `raw --help` and usage errors print). */
 export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> = {
@@ -51,6 +52,11 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
   demo: {
     usage: "raw demo",
     summary: "a short scripted session with the bundled tools, rules and hooks",
+  },
+  serve: {
+    usage:
+      "raw serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--host <loopback address>] [--port <n>]",
+    summary: "a local web page: call tools, approve, answer forms and watch panels live",
   },
 };
 
