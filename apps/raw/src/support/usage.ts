@@ -50,7 +50,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
     summary: "render a panel document as text, or validate it",
   },
   demo: {
-    usage: "raw demo",
+    usage: "raw demo [--web]",
     summary: "a short scripted session with the bundled tools, rules and hooks",
   },
   serve: {

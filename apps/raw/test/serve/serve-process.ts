@@ -11,9 +11,16 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built `raw serve` with the given options and waits for its address. */
-export async function startServeProcess(args: readonly string[], cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the built `raw serve` (or another command that serves the page) and waits for its address. */
+export async function startServeProcess(
+  args: readonly string[],
+  cwd: string,
+  command: readonly string[] = ["serve"],
+): Promise<ServeProcess & { output(): string }> {
+  const child = spawn(process.execPath, [bin, ...command, ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stderr?.on("data", (d: Buffer) => {
@@ -36,6 +43,7 @@ export async function startServeProcess(args: readonly string[], cwd: string): P
   });
   const parsed = new URL(url);
   return {
+    output: () => out,
     url,
     origin: parsed.origin,
     token: parsed.pathname.split("/")[1] ?? "",
