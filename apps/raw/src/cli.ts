@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
   panel: () => import("./commands/panel.js"),
   demo: () => import("./commands/demo.js"),
   mcp: () => import("./commands/mcp.js"),
+  serve: () => import("./commands/serve.js"),
 };
 
 function helpText(): string {

@@ -126,7 +126,7 @@ const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
  * not end the way the script expects.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  parseCommandArgs(argv, {}, usageOf("demo"), { min: 0, max: 0 });
+  const parsed = parseCommandArgs(argv, { web: { type: "boolean" } }, usageOf("demo"), { min: 0, max: 0 });
   const started = performance.now();
   const here = process.cwd();
   const rules = await loadRulesFile(join(examplesRoot(), "rules.json"), here);
@@ -146,6 +146,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!tools.ok) {
     io.stderr.write(formatText(tools.reports));
     return EXIT_FAILURE;
+  }
+  if (parsed.values.web === true) {
+    const { runWebDemo } = await import("./demo-web.js");
+    return runWebDemo({ scenes: SCENES, tools: tools.tools, rules: rules.input, hooks: hooks.hooks }, io);
   }
   const cwd = await mkdtemp(join(tmpdir(), "raw-demo-"));
   const out = (text: string) => io.stdout.write(text);

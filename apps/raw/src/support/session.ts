@@ -9,7 +9,10 @@ import {
   createInteractionService,
   createPanelHost,
   type InteractionAdapter,
+  type InteractionService,
   type PanelDeclaration,
+  type PanelFrame,
+  type PanelHost,
   type PanelReceipt,
   renderPanelText,
   renderReceiptLine,
@@ -87,13 +90,25 @@ export interface SessionOptions {
   onStep?: ((step: TraceStep) => void) | undefined;
   /** The environment of hook processes (default: this process's). */
   env?: NodeJS.ProcessEnv | undefined;
+  /** Observes the panel host's live frames (a web page). */
+  onPanelFrame?: ((frame: PanelFrame) => void) | undefined;
+  /** Answers arrive only through `session.interactions.submit` (a web page), not an adapter. */
+  interactive?: boolean | undefined;
 }
 
 /** A session: the bundled tools in a real registry, with hooks, panels and interactions wired. */
 export interface Session {
   readonly registry: ToolRegistry;
+  /** The session's panel host (its committed panels). */
+  readonly panels: PanelHost;
+  /** The session's interaction service. */
+  readonly interactions: InteractionService;
   /** Runs one call and resolves to its trace; never throws for contract failures. */
-  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<CallTrace>;
+  call(
+    name: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; source?: "model" | "user_action"; toolCallId?: string },
+  ): Promise<CallTrace>;
   /** The model-facing name of a bundled tool given by name or by identity (`builtin/bash`). */
   resolveName(tool: string): string;
   close(): void;
@@ -314,9 +329,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     current?.gateAnswered(answer);
     return answer;
   };
-  const host = createPanelHost();
+  const host = createPanelHost(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {});
   const service = createInteractionService(
-    options.interactionAdapter ? { adapter: options.interactionAdapter } : {},
+    options.interactionAdapter
+      ? { adapter: options.interactionAdapter }
+      : options.interactive
+        ? { interactive: true }
+        : {},
   );
   const registry = createToolRegistry({
     rules: rules?.rules ?? [],
@@ -354,19 +373,22 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   return {
     registry,
+    panels: host,
+    interactions: service,
     resolveName(tool) {
       return byIdentity.get(tool) ?? tool;
     },
     async call(name, args, callOptions = {}) {
       const inspection = registry.inspectionDefinition(name);
-      const toolCallId = `call-${++calls}`;
+      const toolCallId = callOptions.toolCallId ?? `call-${++calls}`;
+      const source = callOptions.source ?? "model";
       const state = new CallState(name, inspection, args, internals);
       current = state;
       const panelCall = host.beginCall({
         owner: inspection?.identity ?? name,
         declarations: (inspection?.panels ?? []) as unknown as PanelDeclaration[],
         toolCallId,
-        source: "model",
+        source,
       });
       const signal = callOptions.signal;
       const interactions = bindInteractionContext(service, panelCall, {
@@ -374,7 +396,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         ...(signal ? { signal } : {}),
       });
       const result = await registry.dispatch(
-        { name, arguments: args, toolCallId },
+        { name, arguments: args, toolCallId, source },
         {
           cwd: options.cwd,
           signal,

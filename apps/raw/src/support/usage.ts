@@ -9,7 +9,8 @@ export type CommandName =
   | "hook"
   | "panel"
   | "demo"
-  | "mcp";
+  | "mcp"
+  | "serve";
 
 /** Usage and a one-line summary of each command (what `raw --help` and usage errors print). */
 export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> = {
@@ -50,7 +51,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
     summary: "render a panel document as text, or validate it",
   },
   demo: {
-    usage: "raw demo",
+    usage: "raw demo [--web]",
     summary: "a short scripted session with the bundled tools, rules and hooks",
   },
   mcp: {
@@ -59,6 +60,11 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
       "raw mcp proxy --rules <file> [--hook <dir>]... [--name <server>] [--cwd <dir>] [--trace <file>] -- <server command...>\n" +
       "raw mcp tools [--name <server>] [--format text|json] -- <server command...>",
     summary: "serve Raw tools over MCP, or put Raw rules, hooks and approval in front of an MCP server",
+  },
+  serve: {
+    usage:
+      "raw serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--host <loopback address>] [--port <n>]",
+    summary: "a local web page: call tools, approve, answer forms and watch panels live",
   },
 };
 

@@ -1,0 +1,87 @@
+import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { loadTools } from "../support/bundled.js";
+import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { formatText } from "../support/report.js";
+import { usageOf } from "../support/usage.js";
+import { sessionCwd } from "./call.js";
+
+/** Parses `--port`: an integer from 0 to 65535. */
+function portOption(value: string | undefined, usage: string): number {
+  if (value === undefined) return 0;
+  if (!/^\d{1,5}$/u.test(value) || Number(value) > 65_535)
+    throw new UsageError(`--port must be a port number, not ${value}`, usage);
+  return Number(value);
+}
+
+/**
+ * `raw serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--host addr] [--port n]`: a local web page
+ * for one session of the reference app. It prints the page's address (with its per-run token) and serves until
+ * Ctrl-C.
+ */
+export async function run(
+  argv: string[],
+  io: CliIo,
+  options: { signal?: AbortSignal } = {},
+): Promise<number> {
+  const usage = usageOf("serve");
+  const args = parseCommandArgs(
+    argv,
+    {
+      rules: { type: "string" },
+      hook: { type: "string", multiple: true },
+      tool: { type: "string", multiple: true },
+      cwd: { type: "string" },
+      host: { type: "string" },
+      port: { type: "string" },
+    },
+    usage,
+    { min: 0, max: 0 },
+  );
+  const here = cwdOf(io);
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+  const port = portOption(stringOption(args, "port"), usage);
+  let rules: RulesInput | undefined;
+  const rulesPath = stringOption(args, "rules");
+  if (rulesPath !== undefined) {
+    const loaded = await loadRulesFile(rulesPath, here);
+    if (!loaded.ok) {
+      io.stderr.write(formatText([loaded.report]));
+      return EXIT_FAILURE;
+    }
+    rules = loaded.input;
+  }
+  const tools = await loadTools(stringsOption(args, "tool"), here);
+  if (!tools.ok) {
+    io.stderr.write(formatText(tools.reports));
+    return EXIT_FAILURE;
+  }
+  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
+  if (!hooks.ok) {
+    io.stderr.write(formatText(hooks.reports));
+    return EXIT_FAILURE;
+  }
+  const { startServe } = await import("../serve/server.js");
+  const host = stringOption(args, "host") ?? "127.0.0.1";
+  let served: Awaited<ReturnType<typeof startServe>>;
+  try {
+    served = await startServe({ cwd, tools: tools.tools, rules, hooks: hooks.hooks, host, port });
+  } catch (error) {
+    const coded = error as { code?: unknown; message?: unknown };
+    io.stderr.write(
+      `raw: ${typeof coded.code === "string" ? coded.code : "serve_failed"}: ${String(coded.message ?? error)}\n`,
+    );
+    return EXIT_FAILURE;
+  }
+  io.stdout.write(
+    `raw serve: open ${served.url}\n(the address carries this run's token; Ctrl-C stops the server)\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    options.signal?.addEventListener("abort", stop, { once: true });
+  });
+  await served.close();
+  return EXIT_OK;
+}

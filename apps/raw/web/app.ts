@@ -1,0 +1,455 @@
+// The page of `raw serve`: a call composer, a timeline of calls with every pipeline step, approval cards and live
+// panels. Everything the server sends is untrusted text: it is only ever set as text content or handed to
+// <raw-panel>, which validates and escapes it. Nothing here uses innerHTML.
+import "@raw/panel-web/define";
+import type { RawPanelElement } from "@raw/panel-web";
+
+interface ToolView {
+  name: string;
+  identity: string;
+  description: string;
+  inputSchema: { properties?: Record<string, { type?: string }>; required?: string[] };
+}
+interface TraceStep {
+  step: string;
+  status: string;
+  text: string;
+}
+interface CallView {
+  id: string;
+  tool: string;
+  source: string;
+  arguments: unknown;
+  status: string;
+  steps: TraceStep[];
+  result?: { isError: boolean; code: string | null; text: string; truncated: boolean };
+}
+interface ApprovalView {
+  id: string;
+  callId: string;
+  tool: string;
+  identity: string;
+  effects: string[];
+  arguments: string;
+}
+interface InteractionView {
+  requestId: string;
+  fullId: string;
+  view?: string;
+  formBlockId: string;
+  revision: number;
+}
+interface PanelView {
+  key: string;
+  fullId: string;
+  owner: string;
+  panel: string;
+  view?: string;
+  revision: number;
+  document: unknown;
+  closed: boolean;
+  live?: boolean;
+  declaration?: { title: string };
+}
+interface WebState {
+  tools: ToolView[];
+  calls: CallView[];
+  approvals: ApprovalView[];
+  interactions: InteractionView[];
+  panels: Array<PanelView & { key?: string }>;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, string> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+async function post(
+  path: string,
+  body: unknown,
+): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = (await res.json()) as Record<string, unknown>;
+  } catch {
+    // An empty or non-JSON body: the status says enough.
+  }
+  return { ok: res.ok, status: res.status, body: parsed };
+}
+
+// ---- layout ----
+const status = el("p", { id: "connection", role: "status" }, "Connecting…");
+const toolSelect = el("select", { id: "tool", name: "tool" });
+const toolSummary = el("summary", {});
+const toolDetails = el("p", { class: "muted" });
+const toolDescription = el("details", { id: "tool-description" }, toolSummary, toolDetails);
+const argsInput = el("textarea", { id: "arguments", name: "arguments", rows: "6", spellcheck: "false" });
+const composerError = el("p", { id: "composer-error", class: "error", role: "alert" });
+const runButton = el("button", { type: "submit", class: "primary" }, "Run");
+const composer = el(
+  "form",
+  { id: "composer", "aria-label": "Call a tool" },
+  el("h2", {}, "Call a tool"),
+  el("label", { for: "tool" }, "Tool"),
+  toolSelect,
+  toolDescription,
+  el("label", { for: "arguments" }, "Arguments (JSON)"),
+  argsInput,
+  composerError,
+  el("div", { class: "buttons" }, runButton),
+);
+const approvalList = el("div", { id: "approvals", "aria-live": "polite" });
+const timeline = el("ol", { id: "timeline", reversed: "" });
+const sidebar = el("div", { id: "panels" });
+const main = el(
+  "main",
+  {},
+  el("header", {}, el("h1", {}, "raw serve"), status),
+  el(
+    "div",
+    { class: "columns" },
+    el(
+      "div",
+      { class: "left" },
+      composer,
+      el("section", { "aria-label": "Approvals" }, approvalList),
+      el(
+        "section",
+        { "aria-labelledby": "timeline-title" },
+        el("h2", { id: "timeline-title" }, "Timeline"),
+        timeline,
+      ),
+    ),
+    el("aside", { "aria-labelledby": "panels-title" }, el("h2", { id: "panels-title" }, "Panels"), sidebar),
+  ),
+);
+document.body.append(main);
+
+// ---- state ----
+let tools: ToolView[] = [];
+const calls = new Map<string, HTMLLIElement>();
+const approvals = new Map<string, HTMLElement>();
+const interactions = new Map<string, InteractionView>();
+const panels = new Map<string, RawPanelElement>();
+
+function skeleton(tool: ToolView): string {
+  const out: Record<string, unknown> = {};
+  for (const name of tool.inputSchema.required ?? []) {
+    const type = tool.inputSchema.properties?.[name]?.type;
+    out[name] =
+      type === "array"
+        ? []
+        : type === "object"
+          ? {}
+          : type === "number" || type === "integer"
+            ? 0
+            : type === "boolean"
+              ? false
+              : "";
+  }
+  return JSON.stringify(out, null, 2);
+}
+
+function showTools(list: ToolView[]): void {
+  tools = list;
+  const selected = toolSelect.value;
+  toolSelect.replaceChildren(
+    ...list.map((t) => el("option", { value: t.name }, `${t.name} (${t.identity})`)),
+  );
+  if (list.some((t) => t.name === selected)) toolSelect.value = selected;
+  describeTool();
+}
+
+function describeTool(): void {
+  const tool = tools.find((t) => t.name === toolSelect.value);
+  const text = tool?.description ?? "";
+  const cut = text.search(/(?<=\.)\s/u);
+  toolSummary.textContent = cut === -1 ? text : text.slice(0, cut);
+  toolDetails.textContent = cut === -1 ? "" : text.slice(cut + 1);
+  if (tool && argsInput.value.trim() === "") argsInput.value = skeleton(tool);
+}
+
+toolSelect.addEventListener("change", () => {
+  argsInput.value = "";
+  describeTool();
+});
+
+composer.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  composerError.textContent = "";
+  let args: unknown;
+  try {
+    args = JSON.parse(argsInput.value);
+  } catch (error) {
+    composerError.textContent = `The arguments are not JSON: ${(error as Error).message}`;
+    argsInput.setAttribute("aria-invalid", "true");
+    return;
+  }
+  argsInput.removeAttribute("aria-invalid");
+  const res = await post("./api/calls", { tool: toolSelect.value, arguments: args });
+  if (!res.ok)
+    composerError.textContent = `${String(res.body.code ?? res.status)}: ${String(res.body.message ?? "")}`;
+});
+
+function renderCall(call: CallView): void {
+  let item = calls.get(call.id);
+  if (!item) {
+    item = el("li", { class: "call", "data-call": call.id });
+    calls.set(call.id, item);
+    timeline.prepend(item);
+  }
+  item.setAttribute("data-status", call.status);
+  const steps = el(
+    "ol",
+    { class: "steps" },
+    ...call.steps.map((s) =>
+      el(
+        "li",
+        { "data-step": s.step, "data-status": s.status },
+        el("span", { class: "step" }, s.step),
+        " ",
+        el("span", { class: "status" }, s.status),
+        el("pre", {}, s.text),
+      ),
+    ),
+  );
+  const result = call.result
+    ? el(
+        "div",
+        { class: call.result.isError ? "result error" : "result", "data-code": call.result.code ?? "" },
+        el(
+          "strong",
+          {},
+          call.result.isError ? `Error${call.result.code ? ` ${call.result.code}` : ""}` : "Result",
+        ),
+        el("pre", {}, call.result.text),
+      )
+    : el("p", { class: "muted" }, call.status === "queued" ? "Queued" : "Running…");
+  item.replaceChildren(
+    el(
+      "h3",
+      {},
+      `${call.tool}`,
+      el(
+        "span",
+        { class: "muted" },
+        ` ${call.source === "user_action" ? "panel action" : "call"} · ${call.status}`,
+      ),
+    ),
+    el(
+      "details",
+      {},
+      el("summary", {}, "Arguments"),
+      el("pre", {}, JSON.stringify(call.arguments, null, 2) ?? ""),
+    ),
+    steps,
+    result,
+  );
+}
+
+function appendStep(callId: string, step: TraceStep): void {
+  const item = calls.get(callId);
+  const list = item?.querySelector("ol.steps");
+  list?.append(
+    el(
+      "li",
+      { "data-step": step.step, "data-status": step.status },
+      el("span", { class: "step" }, step.step),
+      " ",
+      el("span", { class: "status" }, step.status),
+      el("pre", {}, step.text),
+    ),
+  );
+}
+
+function renderApproval(card: ApprovalView): void {
+  if (approvals.has(card.id)) return;
+  const answer = async (approved: boolean) => {
+    for (const button of node.querySelectorAll("button")) button.disabled = true;
+    const res = await post(`./api/approvals/${encodeURIComponent(card.id)}`, { approved });
+    if (!res.ok) node.append(el("p", { class: "error" }, String(res.body.message ?? res.status)));
+  };
+  const approve = el("button", { type: "button", class: "primary" }, "Approve");
+  const deny = el("button", { type: "button" }, "Deny");
+  approve.addEventListener("click", () => void answer(true));
+  deny.addEventListener("click", () => void answer(false));
+  const titleId = `approval-${card.id}`;
+  const node = el(
+    "article",
+    { class: "approval", role: "group", "aria-labelledby": titleId, "data-approval": card.id },
+    el("h2", { id: titleId }, `Approve ${card.tool}?`),
+    el("p", { class: "muted" }, card.identity),
+    el("h3", {}, "Intended effects"),
+    card.effects.length > 0
+      ? el("ul", { class: "effects" }, ...card.effects.map((line) => el("li", {}, line)))
+      : el("p", { class: "muted" }, "The tool declares no intended effects."),
+    el("h3", {}, "Arguments"),
+    el("pre", { class: "arguments" }, card.arguments),
+    el("div", { class: "buttons" }, approve, deny),
+  );
+  approvals.set(card.id, node);
+  approvalList.append(node);
+}
+
+function removeApproval(id: string): void {
+  approvals.get(id)?.remove();
+  approvals.delete(id);
+}
+
+function pendingFor(key: string): InteractionView | undefined {
+  return [...interactions.values()].find(
+    (i) => (i.view === undefined ? i.fullId : `${i.fullId}@${i.view}`) === key,
+  );
+}
+
+function panelElement(view: PanelView): RawPanelElement {
+  let panel = panels.get(view.key);
+  if (!panel) {
+    panel = document.createElement("raw-panel") as RawPanelElement;
+    panel.setAttribute("data-key", view.key);
+    panel.addEventListener("raw-form-submit", async (event) => {
+      const detail = (event as CustomEvent<{ block: string; answers: Record<string, unknown> }>).detail;
+      const pending = pendingFor(view.key);
+      if (!pending || !panel) return;
+      const res = await post(`./api/interactions/${encodeURIComponent(pending.requestId)}`, {
+        response: "submit",
+        expectedRevision: pending.revision,
+        idempotencyKey: crypto.randomUUID(),
+        answers: detail.answers,
+      });
+      if (!res.ok) panel.setFormMessage(detail.block, String(res.body.message ?? res.status));
+    });
+    panel.addEventListener("raw-form-cancel", async () => {
+      const pending = pendingFor(view.key);
+      if (!pending) return;
+      await post(`./api/interactions/${encodeURIComponent(pending.requestId)}`, {
+        response: "cancel",
+        expectedRevision: pending.revision,
+        idempotencyKey: crypto.randomUUID(),
+      });
+    });
+    panel.addEventListener("raw-action", async (event) => {
+      const detail = (
+        event as CustomEvent<{ action: string; block?: string; item?: string; confirm?: string }>
+      ).detail;
+      if (detail.confirm !== undefined && !window.confirm(detail.confirm)) return;
+      const res = await post("./api/actions", { key: view.key, ...detail });
+      if (res.ok && res.body.kind === "prompt") {
+        argsInput.focus();
+        composerError.textContent = "";
+        const note = el("p", { class: "prompt-draft" }, String(res.body.text ?? ""));
+        composer.querySelector(".prompt-draft")?.remove();
+        composer.insertBefore(note, composerError);
+      } else if (!res.ok) {
+        composerError.textContent = String(res.body.message ?? res.status);
+      }
+    });
+    panels.set(view.key, panel);
+    sidebar.append(panel);
+  }
+  return panel;
+}
+
+function renderPanel(view: PanelView): void {
+  const panel = panelElement(view);
+  if (view.declaration) {
+    panel.declaration = view.declaration as never;
+    panel.declaredTitle = view.declaration.title;
+  }
+  panel.awaiting = pendingFor(view.key) !== undefined;
+  panel.applyFrame({
+    type: "update",
+    revision: view.revision,
+    document: view.document,
+    closed: view.closed,
+    live: view.live ?? false,
+  });
+}
+
+function removePanel(key: string): void {
+  panels.get(key)?.remove();
+  panels.delete(key);
+}
+
+function refreshAwaiting(): void {
+  for (const [key, panel] of panels) panel.awaiting = pendingFor(key) !== undefined;
+}
+
+function redraw(state: WebState): void {
+  showTools(state.tools);
+  timeline.replaceChildren();
+  calls.clear();
+  for (const call of state.calls) renderCall(call);
+  approvalList.replaceChildren();
+  approvals.clear();
+  for (const card of state.approvals) renderApproval(card);
+  interactions.clear();
+  for (const i of state.interactions) interactions.set(i.requestId, i);
+  const keys = new Set<string>();
+  for (const p of state.panels) {
+    const key = p.view === undefined ? p.fullId : `${p.fullId}@${p.view}`;
+    keys.add(key);
+    renderPanel({ ...p, key });
+  }
+  for (const key of [...panels.keys()]) if (!keys.has(key)) removePanel(key);
+  refreshAwaiting();
+}
+
+// ---- the event stream ----
+function connect(): void {
+  const source = new EventSource("./events");
+  const on = (type: string, handle: (data: never) => void) =>
+    source.addEventListener(type, (event) => {
+      try {
+        handle(JSON.parse((event as MessageEvent<string>).data) as never);
+      } catch {
+        // A malformed event changes nothing.
+      }
+    });
+  source.addEventListener("open", () => {
+    status.textContent = "Live";
+    document.body.dataset.connection = "live";
+    for (const panel of panels.values()) panel.status = "live";
+  });
+  source.addEventListener("error", () => {
+    const closed = source.readyState === EventSource.CLOSED;
+    status.textContent = closed
+      ? "Disconnected: reload the page with the address raw serve printed"
+      : "Reconnecting…";
+    document.body.dataset.connection = closed ? "closed" : "reconnecting";
+    for (const panel of panels.values()) panel.status = closed ? "unavailable" : "reconnecting";
+  });
+  on("hello", (state: WebState) => redraw(state));
+  on("call", (call: CallView) => renderCall(call));
+  on("step", (data: { callId: string; step: TraceStep }) => appendStep(data.callId, data.step));
+  on("approval", (card: ApprovalView) => renderApproval(card));
+  on("approval-settled", (data: { id: string }) => removeApproval(data.id));
+  on("interaction", (view: InteractionView) => {
+    interactions.set(view.requestId, view);
+    refreshAwaiting();
+  });
+  on("interaction-settled", (data: { requestId: string }) => {
+    const pending = interactions.get(data.requestId);
+    interactions.delete(data.requestId);
+    if (pending)
+      panels
+        .get(pending.view === undefined ? pending.fullId : `${pending.fullId}@${pending.view}`)
+        ?.resetForm(pending.formBlockId);
+    refreshAwaiting();
+  });
+  on("panel", (view: PanelView) => renderPanel(view));
+  on("panel-removed", (data: { key: string }) => removePanel(data.key));
+}
+
+connect();

@@ -1,0 +1,7 @@
+import { defineConfig, mergeConfig } from "vitest/config";
+import { sharedConfig } from "../../vitest.shared.ts";
+
+export default mergeConfig(
+  sharedConfig,
+  defineConfig({ test: { testTimeout: 60_000, hookTimeout: 120_000 } }),
+);
