@@ -7,9 +7,10 @@ import {
   type PanelFrame,
   resolveAction,
 } from "@raw/panel";
+import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";
-import { blockText, effectLines } from "../support/present.js";
+import { blockText, displayBlock, effectLines } from "../support/present.js";
 import { openSession, type Session, type TraceStep } from "../support/session.js";
 import type { EventHub } from "./events.js";
 
@@ -175,7 +176,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
         tool: request.name,
         identity: request.identity,
         effects: request.effects === undefined ? [] : effectLines(request.effects),
-        arguments: JSON.stringify(request.arguments, null, 2) ?? "null",
+        arguments: displayBlock(stringifyForDisplay(request.arguments, 2)),
       };
       const finish = (approved: boolean) => {
         if (!approvals.delete(id)) return;
@@ -198,8 +199,10 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     onPanelFrame,
     onStep: (step) => {
       if (!running) return;
-      running.steps.push(step);
-      hub.send({ type: "step", data: { callId: running.id, step } });
+      // The page shows text as text, but a bidi override or a control character would still deceive the reader.
+      const shown = { ...step, text: displayBlock(step.text) };
+      running.steps.push(shown);
+      hub.send({ type: "step", data: { callId: running.id, step: shown } });
     },
   });
 
