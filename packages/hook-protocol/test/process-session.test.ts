@@ -137,7 +137,10 @@ describe("readProcessStat and sessionProcesses on real processes", () => {
   it("signalSession sends a signal once to every process of the session", async () => {
     const child = leader("/bin/sh", ["-c", `bash -c 'set -m; sleep 300 & echo $!'; sleep 300`]);
     const job = Number(await firstLine(child));
-    expect(signalSession(child.pid as number, "SIGTERM")).toBeGreaterThanOrEqual(2);
+    // A harmless signal reaches every process (the shell, its children, the job in its own group)...
+    expect(signalSession(child.pid as number, "SIGCONT")).toBeGreaterThanOrEqual(2);
+    // ...and SIGTERM ends both (the count may miss the shell, which the group signal can end first).
+    expect(signalSession(child.pid as number, "SIGTERM")).toBeGreaterThanOrEqual(0);
     expect(await waitGone(job)).toBe(true);
     expect(await waitGone(child.pid as number)).toBe(true);
   });

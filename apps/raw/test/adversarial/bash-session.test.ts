@@ -84,7 +84,7 @@ describe("A7: no process of a bash command's session outlives the command", () =
     const dir = tempDir();
     const command = `bash -c 'set -m; sleep 300 </dev/null >/dev/null 2>&1 & echo $! > escaped.pid'; echo $$; cat /proc/$(cat escaped.pid)/stat`;
     const result = await handler({ commands: [{ command }] }, contextFor(dir));
-    const [shell, text] = (rowsOf(result)[0]?.stdout as string).split("\n");
+    const [shell, text] = String(rowsOf(result)[0]?.stdout ?? "").split("\n");
     const pid = escaped(dir);
     const fields = (text as string).slice((text as string).lastIndexOf(")") + 2).split(" ");
     expect(Number(fields[2])).toBe(pid);
@@ -127,7 +127,7 @@ describe("A7: no process of a bash command's session outlives the command", () =
     const dir = tempDir();
     const command = `setsid sh -c 'echo $$ > escaped.pid.tmp; mv escaped.pid.tmp escaped.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &\n${WAIT_FOR_PID}\necho $$`;
     const result = await handler({ commands: [{ command, timeout_ms: 10_000 }] }, contextFor(dir));
-    const shell = Number((rowsOf(result)[0]?.stdout as string).trim());
+    const shell = Number(String(rowsOf(result)[0]?.stdout ?? "").trim());
     const pid = escaped(dir);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(alive(pid)).toBe(true);
