@@ -98,10 +98,10 @@ export function escapeDisplayText(text: string, options: EscapeDisplayOptions = 
   const length = source.length;
   for (let i = 0; i < length; i++) {
     const c = source.charCodeAt(i);
-    let escape: string | undefined;
+    let shown: string | undefined;
     if (c <= 0xff) {
-      escape = LATIN_ESCAPES[c];
-      if (escape === undefined || (multiline && (c === 0x0a || c === 0x09))) continue;
+      shown = LATIN_ESCAPES[c];
+      if (shown === undefined || (multiline && (c === 0x0a || c === 0x09))) continue;
     } else {
       if (!listedAbove255(c)) continue;
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < length) {
@@ -112,9 +112,9 @@ export function escapeDisplayText(text: string, options: EscapeDisplayOptions = 
         }
       }
       // A low surrogate reached here has no high surrogate before it (a pair is skipped whole above).
-      escape = escapeUnit(c);
+      shown = escapeUnit(c);
     }
-    out += source.slice(from, i) + escape;
+    out += source.slice(from, i) + shown;
     from = i + 1;
   }
   return from === 0 ? source : out + source.slice(from);

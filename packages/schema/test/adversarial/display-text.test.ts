@@ -88,7 +88,12 @@ describe("hostile sizes", () => {
     const hostile: Record<string, unknown> = {};
     for (let c = 0; c < 0x2070; c++)
       hostile[`k${String.fromCharCode(c)}`] = String.fromCharCode(c, 0x202e, 0x9b);
-    hostile.__proto__ = "own";
+    Object.defineProperty(hostile, "__proto__", {
+      value: "own",
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     const text = stringifyForDisplay(JSON.parse(JSON.stringify(hostile)), 2);
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(hostile)));
     expect(text).not.toMatch(
