@@ -93,7 +93,7 @@ export function escapeDisplayText(text: string, options: EscapeDisplayOptions = 
   const source = options.maxBytes === undefined ? text : shortenDisplayText(text, options.maxBytes);
   if (!NEEDS_ESCAPE.test(source)) return source;
   const multiline = options.multiline === true;
-  let out = "";
+  const parts: string[] = [];
   let from = 0;
   const length = source.length;
   for (let i = 0; i < length; i++) {
@@ -114,10 +114,13 @@ export function escapeDisplayText(text: string, options: EscapeDisplayOptions = 
       // A low surrogate reached here has no high surrogate before it (a pair is skipped whole above).
       shown = escapeUnit(c);
     }
-    out += source.slice(from, i) + shown;
+    if (from < i) parts.push(source.slice(from, i));
+    parts.push(shown);
     from = i + 1;
   }
-  return from === 0 ? source : out + source.slice(from);
+  if (from === 0) return source;
+  parts.push(source.slice(from));
+  return parts.join("");
 }
 
 /**
