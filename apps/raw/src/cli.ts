@@ -1,3 +1,4 @@
+import { stringifyForDisplay } from "@raw/schema";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./support/io.js";
 import { displayBlock, displayLine } from "./support/present.js";
 import { COMMAND_HELP, type CommandName } from "./support/usage.js";
@@ -86,8 +87,54 @@ function report(error: unknown, io: CliIo, debug: boolean): number {
   return EXIT_FAILURE;
 }
 
-/** Runs the `raw` CLI with `argv` (without the node and script paths) and resolves to the exit code. */
+/** Most lines of standard error a fallback JSON document repeats. */
+const MAX_FALLBACK_LINES = 64;
+
+/** True when the command line asks for `--format json` (before a `--`). */
+function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const head = end === -1 ? args : args.slice(0, end);
+  return head.some((arg, i) => arg === "--format=json" || (arg === "--format" && head[i + 1] === "json"));
+}
+
+/**
+ * Runs the `raw` CLI with `argv` (without the node and script paths) and resolves to the exit code. With
+ * `--format json`, standard output is always one well-formed JSON document (amendment A1): when a command ends
+ * without writing one (a usage error, a file that does not load), `{ ok: false, exitCode, error: { code, message },
+ * stderr }` is written, repeating what standard error said.
+ */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (!wantsJson(argv)) return runCommand(argv, io);
+  let wrote = false;
+  const said: string[] = [];
+  const watched: CliIo = {
+    ...io,
+    stdout: {
+      write(text: string) {
+        if (text !== "") wrote = true;
+        return io.stdout.write(text);
+      },
+    },
+    stderr: {
+      write(text: string) {
+        if (said.length < MAX_FALLBACK_LINES) said.push(...text.split("\n").filter((line) => line !== ""));
+        return io.stderr.write(text);
+      },
+    },
+  };
+  const exitCode = await runCommand(argv, watched);
+  if (!wrote) {
+    const stderr = said.slice(0, MAX_FALLBACK_LINES);
+    const coded = /^raw: ([a-z][a-z0-9_]*): (.*)$/.exec(stderr[0] ?? "");
+    const error = coded
+      ? { code: coded[1], message: coded[2] }
+      : { code: "command_failed", message: stderr[0] ?? "the command wrote no result" };
+    io.stdout.write(`${stringifyForDisplay({ ok: false, exitCode, error, stderr }, 2)}\n`);
+  }
+  return exitCode;
+}
+
+async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const end = argv.indexOf("--");
   const head = end === -1 ? [...argv] : argv.slice(0, end);
   const debug = head.includes("--debug");

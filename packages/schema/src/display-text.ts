@@ -22,7 +22,6 @@ export const DISPLAY_ESCAPED_RANGES: ReadonlyArray<readonly [number, number]> = 
 /** Any code unit that may need an escape (lone surrogates are sorted out one by one). */
 const NEEDS_ESCAPE =
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ud800-\udfff\ufeff]/;
-const NEEDS_ESCAPE_GLOBAL = new RegExp(NEEDS_ESCAPE.source, "g");
 /** The same set without surrogates, for JSON text (`JSON.stringify` already escapes lone surrogates). */
 const JSON_NEEDS_ESCAPE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const JSON_NEEDS_ESCAPE_GLOBAL = new RegExp(JSON_NEEDS_ESCAPE.source, "g");
@@ -39,15 +38,30 @@ export interface EscapeDisplayOptions {
   readonly maxBytes?: number;
 }
 
-const NAMED: Readonly<Record<number, string>> = Object.freeze({ 9: "\\t", 10: "\\n", 13: "\\r" });
-
 function hex(code: number, digits: number): string {
   return code.toString(16).padStart(digits, "0");
 }
 
-/** The visible escape of one code unit: `\n`, `\r`, `\t`, `\x1b` up to U+00FF, else `\u202e`. */
+/** The visible escape of one listed code unit: `\n`, `\r`, `\t`, `\x1b` up to U+00FF, else `\u202e`. */
 function escapeUnit(code: number): string {
-  return NAMED[code] ?? (code <= 0xff ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
+  if (code === 0x0a) return "\\n";
+  if (code === 0x0d) return "\\r";
+  if (code === 0x09) return "\\t";
+  return code <= 0xff ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
+}
+
+/** The escapes of U+0000–U+00FF, computed once (`undefined` for a code unit written as is). */
+const LATIN_ESCAPES: ReadonlyArray<string | undefined> = Array.from({ length: 0x100 }, (_, c) =>
+  c < 0x20 || (c >= 0x7f && c <= 0x9f) ? escapeUnit(c) : undefined,
+);
+
+/** True for a listed code unit above U+00FF (surrogates included; pairs are sorted out by the caller). */
+function listedAbove255(c: number): boolean {
+  if (c < 0x061c) return false;
+  if (c === 0x061c || c === 0xfeff) return true;
+  if (c >= 0xd800 && c <= 0xdfff) return true;
+  if (c < 0x200b || c > 0x2069) return false;
+  return c <= 0x200f || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) || c >= 0x2066;
 }
 
 /** Groups the digits of a byte count by thousands: `1234` → `1,234`. */
@@ -79,18 +93,34 @@ export function escapeDisplayText(text: string, options: EscapeDisplayOptions = 
   const source = options.maxBytes === undefined ? text : shortenDisplayText(text, options.maxBytes);
   if (!NEEDS_ESCAPE.test(source)) return source;
   const multiline = options.multiline === true;
-  return source.replace(NEEDS_ESCAPE_GLOBAL, (unit, offset: number) => {
-    const code = unit.charCodeAt(0);
-    if (multiline && (code === 0x0a || code === 0x09)) return unit;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = source.charCodeAt(offset + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) return unit;
-    } else if (code >= 0xdc00 && code <= 0xdfff) {
-      const previous = offset > 0 ? source.charCodeAt(offset - 1) : 0;
-      if (previous >= 0xd800 && previous <= 0xdbff) return unit;
+  const parts: string[] = [];
+  let from = 0;
+  const length = source.length;
+  for (let i = 0; i < length; i++) {
+    const c = source.charCodeAt(i);
+    let shown: string | undefined;
+    if (c <= 0xff) {
+      shown = LATIN_ESCAPES[c];
+      if (shown === undefined || (multiline && (c === 0x0a || c === 0x09))) continue;
+    } else {
+      if (!listedAbove255(c)) continue;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < length) {
+        const next = source.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      // A low surrogate reached here has no high surrogate before it (a pair is skipped whole above).
+      shown = escapeUnit(c);
     }
-    return escapeUnit(code);
-  });
+    if (from < i) parts.push(source.slice(from, i));
+    parts.push(shown);
+    from = i + 1;
+  }
+  if (from === 0) return source;
+  parts.push(source.slice(from));
+  return parts.join("");
 }
 
 /**

@@ -89,7 +89,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (result.blocked !== undefined)
         lines.push(`  blocked   ${result.blocked}: ${displayLine(result.reason ?? "")}`);
       if (receipt !== undefined) lines.push(`  duration  ${receipt.durationMs} ms`);
-      if (receipt?.stderr) lines.push("  stderr", indent(displayBlock(receipt.stderr.trimEnd()), 4));
+      if (receipt?.stderr) lines.push("  stderr", indent(displayBlock(receipt.stderr).trimEnd(), 4));
     }
     io.stdout.write(`${lines.join("\n")}\n`);
   }

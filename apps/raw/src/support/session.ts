@@ -140,7 +140,7 @@ function messageOf(result: ToolResult): string {
 function hookText(receipt: HookReceipt): string {
   const code = receipt.code ? ` ${displayLine(receipt.code)}` : "";
   const message = receipt.message ? ` — ${displayLine(receipt.message)}` : "";
-  const stderr = receipt.stderr ? `\nstderr: ${displayBlock(receipt.stderr.trimEnd())}` : "";
+  const stderr = receipt.stderr ? `\nstderr: ${displayBlock(receipt.stderr).trimEnd()}` : "";
   return `${receipt.event} ${displayLine(receipt.id)}${code}${message} (${receipt.durationMs} ms)${stderr}`;
 }
 

@@ -330,3 +330,38 @@ describe("raw effects, raw policy explain and errors (A1)", () => {
     expect(unknown.stderr).toContain(`raw: unknown command "nope${EVIL_SHOWN}"`);
   });
 });
+
+describe("--format json is always one well-formed document on stdout (A1)", () => {
+  it("a usage error, a folder that does not load and a missing rules file still give a JSON document", () => {
+    const dir = tempDir();
+    const cases: Array<[string[], string]> = [
+      [["call", "write_file", "--format", "json", "--args", `{"path": "${EVIL}`], "usage"],
+      [
+        [
+          "hook",
+          "run",
+          join(dir, `missing${EVIL}`),
+          "--event",
+          "PreToolUse",
+          "--format=json",
+          "--payload",
+          "{}",
+        ],
+        "command_failed",
+      ],
+      [["policy", "explain", "--rules", `none${EVIL}.json`, "x", "--format", "json"], "command_failed"],
+      [
+        ["effects", "write_file", "--args", "{}", "--tool", join(dir, "nothing"), "--format", "json"],
+        "command_failed",
+      ],
+    ];
+    for (const [args, code] of cases) {
+      const run = raw(args, { cwd: dir });
+      expect(run.status, run.stderr).not.toBe(0);
+      expect(run.stdout, args.join(" ")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b]/);
+      const body = JSON.parse(run.stdout);
+      expect(body, args.join(" ")).toMatchObject({ ok: false, exitCode: run.status, error: { code } });
+      expect(body.stderr.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -139,5 +139,9 @@ describe("the screen reader itself", () => {
     expect(screen.lines[0]).toBe("    write SAFE/notes.txt");
     expect(screen.titles).toEqual(["x"]);
     expect(screen.lines[1]).toBe("z");
+    const link = await render(`${ATTACKS.link}\u0007\r\n`);
+    expect(link.links).toEqual(["https://evil.example/"]);
+    expect(link.lines).toEqual(["harmless.txt"]);
+    expect(link.bells).toBe(1);
   });
 });

@@ -84,6 +84,20 @@ describe("A2: C1 and bidi controls are refused like C0 controls", () => {
       expect(!update.ok && update.issues[0]?.message).toBe("/title: contains a control character");
       const declaration = parsePanelDeclaration({ id: "todo", title: s });
       expect(!declaration.ok && declaration.issues[0]?.message).toBe("/title: contains a control character");
+      const action = { id: "ask", label: "Ask", scope: "panel", kind: "prompt", text: "Tell me" };
+      for (const [field, pointer] of [
+        ["label", "/actions/0/label"],
+        ["text", "/actions/0/text"],
+      ] as const) {
+        const withAction = parsePanelDeclaration({
+          id: "todo",
+          title: "T",
+          actions: [{ ...action, [field]: s }],
+        });
+        expect(!withAction.ok && withAction.issues[0]?.message).toBe(
+          `${pointer}: contains a control character`,
+        );
+      }
     },
   );
 
