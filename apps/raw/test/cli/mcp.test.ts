@@ -103,9 +103,9 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-filesystem", ()
     // Only the allowed call reached the server (the denied, asked and hooked ones never did) ...
     expect(sentCalls.map((t) => (t.message.params as { name: string }).name)).toEqual(["write_file"]);
     // ... with exactly the client's arguments.
-    expect(JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown } | undefined)?.arguments)).toBe(
-      JSON.stringify(args),
-    );
+    expect(
+      JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown } | undefined)?.arguments),
+    ).toBe(JSON.stringify(args));
   });
 
   it("the ask path becomes an elicitation for a client that supports it, and the approved write happens", async () => {
