@@ -1,3 +1,4 @@
+import type { ToolResult } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
 import { mapMcpResult, toMcpResult } from "../src/index.js";
 
@@ -62,7 +63,7 @@ describe("toMcpResult (Raw → MCP)", () => {
       content: [{ type: "text" as const, text: '{"x":[1]}' }],
       structuredContent: { x: [1] },
     };
-    expect(toMcpResult(mapMcpResult(original))).toEqual({ ...original, isError: false });
+    expect(toMcpResult(mapMcpResult(original) as ToolResult)).toEqual({ ...original, isError: false });
   });
 
   it("errors keep their code as text and in _meta; truncation is flagged", () => {
