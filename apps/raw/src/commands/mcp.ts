@@ -115,6 +115,7 @@ async function mountCommand(
       // Proxy and listing keep their own stdout for the protocol or the report: the server's stderr passes through.
       stderr: "inherit",
       toolName: (tool) => tool,
+      // TODO(A1): warning messages quote server-supplied names; route them through the A1 escaping function.
       onWarning: (warning) => process.stderr.write(`raw mcp: ${warning.code}: ${warning.message}\n`),
       ...(onChange === undefined ? {} : { onToolsChanged: onChange }),
       ...(trace === undefined

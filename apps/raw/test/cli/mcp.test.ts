@@ -246,3 +246,50 @@ describe("raw mcp tools", () => {
     expect(raw(["mcp", "nope"]).status).toBe(2);
   });
 });
+
+describe("raw mcp serve --http", () => {
+  it("binds loopback, serves Streamable HTTP to the SDK client, and refuses a non-loopback bind without a token", async () => {
+    const { spawn } = await import("node:child_process");
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    const cwd = tempDir("raw-mcp-http-");
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "mcp",
+        "serve",
+        "--tool",
+        join(fixtures, "mcp", "tools", "note"),
+        "--cwd",
+        cwd,
+        "--http",
+        "127.0.0.1:0",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, RAW_MCP_TOKEN: "" } },
+    );
+    try {
+      let stderr = "";
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
+        stderr += chunk;
+      });
+      await expect
+        .poll(() => /serving on (\S+)/.exec(stderr)?.[1], { timeout: 20_000 })
+        .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const url = /serving on (\S+)/.exec(stderr)?.[1] as string;
+      const c = new Client({ name: "http-test", version: "1" });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(c);
+      const result = await c.callTool({ name: "note", arguments: { name: "n", text: "over http" } });
+      expect(result.isError).toBe(false);
+      expect(readFileSync(join(cwd, "n.note"), "utf8")).toBe("over http");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const open = raw(["mcp", "serve", "--http", "0.0.0.0:0"], { cwd });
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/^raw: mcp_token_required: /);
+  });
+});
