@@ -200,7 +200,11 @@ async function proxy(argv: string[], io: CliIo): Promise<number> {
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
-  const registry = createToolRegistry({ rules, preToolUse: lateGate(() => dispatcher) });
+  const registry = createToolRegistry({
+    rules,
+    preToolUse: lateGate(() => dispatcher),
+    notify: (event, request) => dispatcher?.notify(event, request),
+  });
   let server: RawMcpServer | undefined;
   const mount = await mountCommand(
     command,
