@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isContractError } from "@raw/schema";
@@ -44,6 +44,21 @@ async function mountFake(
 
 const call = (registry: ToolRegistry, name: string, args: unknown = { text: "hi" }, extra = {}) =>
   registry.dispatch({ name, arguments: args }, { cwd: "/", ...extra });
+
+/** Pids of live processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker) && alive(Number(entry)))
+        out.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
 
 async function timed<T>(work: Promise<T>): Promise<[T, number]> {
   const start = performance.now();
@@ -253,5 +268,18 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     expect(alive(grandchild)).toBe(true);
     expect((await call(registry, "bad")).code).toBe("mcp_connection_closed");
     await expect.poll(() => alive(grandchild)).toBe(false);
+  });
+
+  it("close() while a crashed server is being started again leaves no process", async () => {
+    const marker = `raw-mcp-marker-${process.pid}-${Date.now()}`;
+    const registry = createToolRegistry();
+    const m = await mountFake(registry, "crash", {}, [marker]);
+    expect(processesWith(marker).length).toBe(1);
+    expect((await call(registry, "bad")).code).toBe("mcp_connection_closed");
+    const pending = call(registry, "ok");
+    await m.close();
+    await pending;
+    await expect.poll(() => processesWith(marker)).toEqual([]);
+    expect(registry.definitions()).toEqual([]);
   });
 });
