@@ -212,7 +212,8 @@ export async function mountMcpServer(
       // Transport problems surface as coded call failures; the SDK's own reports carry nothing more.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      void mount.refresh();
+      // A notification before the mount exists (during initialize) is covered by the first listing.
+      void mountRef?.refresh();
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -255,7 +256,14 @@ export async function mountMcpServer(
     reconnecting ??= connect().finally(() => {
       reconnecting = undefined;
     });
-    connection = await reconnecting;
+    const fresh = await reconnecting;
+    if (closing) {
+      // Closed while the server was starting again: this connection must not outlive the mount.
+      await fresh.client.close().catch(() => undefined);
+      await fresh.transport.close().catch(() => undefined);
+      throw mcpError(MCP_CODES.closed, `MCP server ${server} is closed`);
+    }
+    connection = fresh;
     return connection;
   };
 
@@ -397,6 +405,7 @@ export async function mountMcpServer(
   };
 
   let refreshing: Promise<void> = Promise.resolve();
+  let mountRef: McpMount | undefined;
   const mount: McpMount = {
     get server() {
       return server;
@@ -447,6 +456,7 @@ export async function mountMcpServer(
     },
   };
 
+  mountRef = mount;
   connection = await connect();
   if (options.name === undefined) server = serverNameOf(serverInfo?.name);
   let listed: unknown[];

@@ -65,24 +65,26 @@ export function mapMcpResult(result: CallToolResult): HandlerResult {
 }
 
 /**
- * Maps a Raw `ToolResult` to an MCP `CallToolResult`: text and image blocks as they are, each `json` block as text
- * holding its JSON, and — when the result is exactly one `json` block of an object — that object as
- * `structuredContent` too. An error result keeps its code as a first text line `<code>: ...` when its text does not
- * already say it, and in `_meta["raw/code"]`.
+ * Maps a Raw `ToolResult` to an MCP `CallToolResult`: text and image blocks as they are, and `json` blocks as text
+ * holding their JSON. When the result has exactly one `json` block and its value is an object, that object is also
+ * `structuredContent`, and its JSON text is left out when other text blocks are present (a mounted MCP tool's
+ * `structuredContent` goes back out as it came in). An error result keeps its code as a first text line `<code>`
+ * when its text does not already start with it, and in `_meta["raw/code"]`.
  */
 export function toMcpResult(result: ToolResult): CallToolResult {
+  const json = result.content.filter((block) => block.type === "json");
+  const structured = !result.isError && json.length === 1 && isRecord(json[0]?.value) ? json[0] : undefined;
+  const hasText = result.content.some((block) => block.type === "text");
   const content: CallToolResult["content"] = [];
   for (const block of result.content) {
     if (block.type === "text") content.push({ type: "text", text: block.text });
     else if (block.type === "image")
       content.push({ type: "image", mimeType: block.mimeType, data: block.data });
-    else content.push({ type: "text", text: JSON.stringify(block.value) ?? "null" });
+    else if (block !== structured || !hasText)
+      content.push({ type: "text", text: JSON.stringify(block.value) ?? "null" });
   }
   const out: CallToolResult = { content, isError: result.isError };
-  const only = result.content.length === 1 ? result.content[0] : undefined;
-  if (!result.isError && only?.type === "json" && isRecord(only.value)) {
-    out.structuredContent = only.value;
-  }
+  if (structured !== undefined) out.structuredContent = structured.value as Record<string, unknown>;
   if (result.isError && typeof result.code === "string") {
     out._meta = { "raw/code": result.code };
     const first = content[0];

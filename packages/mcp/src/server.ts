@@ -133,7 +133,8 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
       },
     );
     const connectionId = ++connectionCounter;
-    const canElicit = (): boolean => server.getClientCapabilities()?.elicitation !== undefined;
+    // Form elicitation (an empty `elicitation: {}` of older clients means form too); URL-only clients cannot answer.
+    const canElicit = (): boolean => server.getClientCapabilities()?.elicitation?.form !== undefined;
 
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
 

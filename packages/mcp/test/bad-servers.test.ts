@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isContractError } from "@raw/schema";
@@ -33,8 +33,9 @@ async function mountFake(
     args: [fixture("fake-server.mjs"), mode, ...args],
     stderr: "ignore",
     toolName: (tool) => tool,
-    callTimeoutMs: 3_000,
-    connectTimeoutMs: 3_000,
+    // Deadlines far above what the checks below allow: "at once" means well before the deadline, even on a busy CI.
+    callTimeoutMs: 20_000,
+    connectTimeoutMs: 20_000,
     ...extra,
   });
   mounts.push(m);
@@ -43,6 +44,21 @@ async function mountFake(
 
 const call = (registry: ToolRegistry, name: string, args: unknown = { text: "hi" }, extra = {}) =>
   registry.dispatch({ name, arguments: args }, { cwd: "/", ...extra });
+
+/** Pids of live processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker) && alive(Number(entry)))
+        out.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
 
 async function timed<T>(work: Promise<T>): Promise<[T, number]> {
   const start = performance.now();
@@ -68,7 +84,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     const firstPid = m.pid as number;
     const [result, ms] = await timed(call(registry, "bad"));
     expect(result.code).toBe("mcp_connection_closed");
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(5_000);
     expect(alive(firstPid)).toBe(false);
     expect((await call(registry, "local")).isError).toBe(false);
     const again = await call(registry, "ok");
@@ -88,7 +104,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     const [result, ms] = await timed(call(registry, "bad"));
     expect(result.code).toBe("mcp_timeout");
     expect(ms).toBeGreaterThanOrEqual(700);
-    expect(ms).toBeLessThan(2_500);
+    expect(ms).toBeLessThan(6_000);
     expect(sent).toContain("notifications/cancelled");
     expect((await call(registry, "ok")).isError).toBe(false);
   });
@@ -114,7 +130,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     expect(pid).toBeUndefined();
     expect(error.code).toBe("mcp_connect_timeout");
     expect(error.message).toContain("hung");
-    expect(ms).toBeLessThan(4_000);
+    expect(ms).toBeLessThan(8_000);
     expect(registry.definitions()).toEqual([]);
   });
 
@@ -141,7 +157,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     await mountFake(registry, "malformed");
     const [result, ms] = await timed(call(registry, "bad"));
     expect(result.code).toBe("mcp_invalid_result");
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(5_000);
     expect((await call(registry, "ok")).isError).toBe(false);
   });
 
@@ -150,7 +166,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     await mountFake(registry, "garbage", { callTimeoutMs: 600 });
     const [result, ms] = await timed(call(registry, "bad"));
     expect(result.code).toBe("mcp_timeout");
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(6_000);
     expect((await call(registry, "ok")).isError).toBe(false);
   });
 
@@ -162,21 +178,21 @@ describe("bad servers: the registry stays usable, calls end with codes within th
 
   it("a 50 MB result: mcp_message_too_large within the deadline, memory bounded, connection usable", async () => {
     const registry = createToolRegistry();
-    await mountFake(registry, "huge", { callTimeoutMs: 10_000 });
+    await mountFake(registry, "huge", { callTimeoutMs: 15_000 });
     const [result, ms] = await timed(call(registry, "bad"));
     expect(result.code).toBe("mcp_message_too_large");
-    expect(ms).toBeLessThan(10_000);
+    expect(ms).toBeLessThan(15_000);
     expect((await call(registry, "ok")).isError).toBe(false);
-  });
+  }, 60_000);
 
   it("a 50 MB result under a larger message limit is capped like any other result", async () => {
     const registry = createToolRegistry();
-    await mountFake(registry, "huge", { callTimeoutMs: 15_000, maxMessageBytes: 64 * 1024 * 1024 });
+    await mountFake(registry, "huge", { callTimeoutMs: 30_000, maxMessageBytes: 64 * 1024 * 1024 });
     const result = await call(registry, "bad");
     expect(result.isError).toBe(false);
     expect(result.truncated).toBe(true);
     expect(JSON.stringify(result).length).toBeLessThan(70_000);
-  });
+  }, 60_000);
 
   it("a tool list with invalid names and schemas: the valid tools register, the others are reported", async () => {
     const registry = createToolRegistry();
@@ -240,7 +256,7 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     for (const pid of pids) expect(alive(pid)).toBe(true);
     const [, ms] = await timed(Promise.all([stubborn.close(), parent.close()]));
     for (const pid of pids) expect(alive(pid)).toBe(false);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(8_000);
   });
 
   it("a server that crashes leaves no grandchild behind either", async () => {
@@ -252,5 +268,18 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     expect(alive(grandchild)).toBe(true);
     expect((await call(registry, "bad")).code).toBe("mcp_connection_closed");
     await expect.poll(() => alive(grandchild)).toBe(false);
+  });
+
+  it("close() while a crashed server is being started again leaves no process", async () => {
+    const marker = `raw-mcp-marker-${process.pid}-${Date.now()}`;
+    const registry = createToolRegistry();
+    const m = await mountFake(registry, "crash", {}, [marker]);
+    expect(processesWith(marker).length).toBe(1);
+    expect((await call(registry, "bad")).code).toBe("mcp_connection_closed");
+    const pending = call(registry, "ok");
+    await m.close();
+    await pending;
+    await expect.poll(() => processesWith(marker)).toEqual([]);
+    expect(registry.definitions()).toEqual([]);
   });
 });

@@ -154,6 +154,18 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
     await c.close();
   });
 
+  it("a client with URL elicitation only cannot answer a form: approval_required", async () => {
+    const c = new Client({ name: "url-only", version: "1" }, { capabilities: { elicitation: { url: {} } } });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { authorization: "Bearer a-long-enough-test-token" } },
+      }),
+    );
+    const result = await c.callTool({ name: "write", arguments: { path: "x", content: "y" } });
+    expect(text(result)).toContain("approval_required");
+    await c.close();
+  });
+
   it("ask without client elicitation is approval_required, never an implicit yes", async () => {
     const c = await client();
     const result = await c.callTool({ name: "write", arguments: { path: "x", content: "y" } });

@@ -19,6 +19,9 @@ import { formatText } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
+/** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
+export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
+
 /** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
@@ -115,6 +118,8 @@ async function mountCommand(
       // Proxy and listing keep their own stdout for the protocol or the report: the server's stderr passes through.
       stderr: "inherit",
       toolName: (tool) => tool,
+      connectTimeoutMs: MCP_CLI_CONNECT_TIMEOUT_MS,
+      // TODO(A1): warning messages quote server-supplied names; route them through the A1 escaping function.
       onWarning: (warning) => process.stderr.write(`raw mcp: ${warning.code}: ${warning.message}\n`),
       ...(onChange === undefined ? {} : { onToolsChanged: onChange }),
       ...(trace === undefined
@@ -199,7 +204,11 @@ async function proxy(argv: string[], io: CliIo): Promise<number> {
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
-  const registry = createToolRegistry({ rules, preToolUse: lateGate(() => dispatcher) });
+  const registry = createToolRegistry({
+    rules,
+    preToolUse: lateGate(() => dispatcher),
+    notify: (event, request) => dispatcher?.notify(event, request),
+  });
   let server: RawMcpServer | undefined;
   const mount = await mountCommand(
     command,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -22,9 +22,25 @@ afterEach(async () => {
 
 async function proxyClient(
   serverCommand: string[],
-  options: { name: string; trace?: string; elicit?: () => Record<string, unknown> },
+  options: {
+    name: string;
+    trace?: string;
+    elicit?: () => Record<string, unknown>;
+    rules?: string;
+    hook?: string;
+  },
 ): Promise<Client> {
-  const args = [bin, "mcp", "proxy", "--rules", rulesFile, "--hook", hookDir, "--name", options.name];
+  const args = [
+    bin,
+    "mcp",
+    "proxy",
+    "--rules",
+    options.rules ?? rulesFile,
+    "--hook",
+    options.hook ?? hookDir,
+    "--name",
+    options.name,
+  ];
   if (options.trace) args.push("--trace", options.trace);
   const c = new Client(
     { name: "proxy-test", version: "1" },
@@ -103,9 +119,9 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-filesystem", ()
     // Only the allowed call reached the server (the denied, asked and hooked ones never did) ...
     expect(sentCalls.map((t) => (t.message.params as { name: string }).name)).toEqual(["write_file"]);
     // ... with exactly the client's arguments.
-    expect(JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown } | undefined)?.arguments)).toBe(
-      JSON.stringify(args),
-    );
+    expect(
+      JSON.stringify((sentCalls[0]?.message.params as { arguments: unknown } | undefined)?.arguments),
+    ).toBe(JSON.stringify(args));
   });
 
   it("the ask path becomes an elicitation for a client that supports it, and the approved write happens", async () => {
@@ -120,6 +136,59 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-filesystem", ()
     });
     expect(result.isError).toBe(false);
     expect(readFileSync(join(root, "k.secret"), "utf8")).toBe("ok");
+  });
+});
+
+describe("the README's filesystem example (packages/mcp/examples/filesystem)", () => {
+  const example = join(appRoot, "..", "..", "packages", "mcp", "examples", "filesystem");
+  it("allows reads, asks for writes, and its hook denies the secrets folder even when approved", async () => {
+    const root = tempDir("raw-mcp-example-");
+    mkdirSync(join(root, "secrets"));
+    writeFileSync(join(root, "notes.txt"), "public");
+    writeFileSync(join(root, "secrets", "key.txt"), "TOPSECRET");
+    const options = {
+      name: "filesystem",
+      rules: join(example, "rules.json"),
+      hook: join(example, "hooks", "deny-secrets"),
+    };
+    const plain = await proxyClient([process.execPath, filesystem, root], options);
+    expect(
+      text(await plain.callTool({ name: "read_text_file", arguments: { path: join(root, "notes.txt") } })),
+    ).toBe("public");
+    const write = await plain.callTool({
+      name: "write_file",
+      arguments: { path: join(root, "new.txt"), content: "n" },
+    });
+    expect(text(write)).toContain("approval_required");
+    expect(existsSync(join(root, "new.txt"))).toBe(false);
+    const secret = await plain.callTool({
+      name: "read_text_file",
+      arguments: { path: join(root, "secrets", "key.txt") },
+    });
+    expect(text(secret)).toContain("hook_denied");
+    expect(text(secret)).not.toContain("TOPSECRET");
+    const many = await plain.callTool({
+      name: "read_multiple_files",
+      arguments: { paths: [join(root, "notes.txt"), join(root, "secrets", "key.txt")] },
+    });
+    expect(text(many)).toContain("hook_denied");
+
+    const approving = await proxyClient([process.execPath, filesystem, root], {
+      ...options,
+      elicit: () => ({ approve: true }),
+    });
+    const approved = await approving.callTool({
+      name: "write_file",
+      arguments: { path: join(root, "new.txt"), content: "n" },
+    });
+    expect(approved.isError).toBe(false);
+    expect(readFileSync(join(root, "new.txt"), "utf8")).toBe("n");
+    const intoSecrets = await approving.callTool({
+      name: "write_file",
+      arguments: { path: join(root, "secrets", "key.txt"), content: "overwritten" },
+    });
+    expect(text(intoSecrets)).toContain("hook_denied");
+    expect(readFileSync(join(root, "secrets", "key.txt"), "utf8")).toBe("TOPSECRET");
   });
 });
 
@@ -175,5 +244,52 @@ describe("raw mcp tools", () => {
     expect(raw(["mcp", "proxy", "--", "x"]).stderr).toContain("--rules is required");
     expect(raw(["mcp", "tools"]).stderr).toContain("give the server command after --");
     expect(raw(["mcp", "nope"]).status).toBe(2);
+  });
+});
+
+describe("raw mcp serve --http", () => {
+  it("binds loopback, serves Streamable HTTP to the SDK client, and refuses a non-loopback bind without a token", async () => {
+    const { spawn } = await import("node:child_process");
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    const cwd = tempDir("raw-mcp-http-");
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "mcp",
+        "serve",
+        "--tool",
+        join(fixtures, "mcp", "tools", "note"),
+        "--cwd",
+        cwd,
+        "--http",
+        "127.0.0.1:0",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, RAW_MCP_TOKEN: "" } },
+    );
+    try {
+      let stderr = "";
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
+        stderr += chunk;
+      });
+      await expect
+        .poll(() => /serving on (\S+)/.exec(stderr)?.[1], { timeout: 20_000 })
+        .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const url = /serving on (\S+)/.exec(stderr)?.[1] as string;
+      const c = new Client({ name: "http-test", version: "1" });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(c);
+      const result = await c.callTool({ name: "note", arguments: { name: "n", text: "over http" } });
+      expect(result.isError).toBe(false);
+      expect(readFileSync(join(cwd, "n.note"), "utf8")).toBe("over http");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const open = raw(["mcp", "serve", "--http", "0.0.0.0:0"], { cwd });
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/^raw: mcp_token_required: /);
   });
 });
