@@ -55,6 +55,7 @@ export interface DispatchSettings {
   readonly autoApprove?: boolean | undefined;
   readonly approvalTimeoutMs?: number | undefined;
   readonly maxOutputBytes?: number | undefined;
+  readonly handlerAbortGraceMs?: number | undefined;
 }
 
 /** Code of the error result for an unexpected internal failure of dispatch (never a contract failure). */
@@ -75,6 +76,15 @@ function validBudget(value: unknown): value is number {
 
 function validDelay(value: unknown): value is number {
   return typeof value === "number" && value >= 0 && !Number.isNaN(value);
+}
+
+/** Longest delay `setTimeout` honours; longer graces are clamped to it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The call's effective `handlerAbortGraceMs` (A5): its override, else the registry default, else 1500. */
+function abortGrace(context: DispatchContext, settings: DispatchSettings): number {
+  if (validDelay(context.handlerAbortGraceMs)) return context.handlerAbortGraceMs;
+  return validDelay(settings.handlerAbortGraceMs) ? settings.handlerAbortGraceMs : HANDLER_ABORT_GRACE_MS;
 }
 
 /** The call's effective `maxOutputBytes`: its override, else the registry default, else 65536. */
@@ -124,16 +134,21 @@ function runValidateArgs(validateArgs: ValidateArgs, args: unknown): string | un
 const ABANDONED: unique symbol = Symbol("abandoned");
 
 /**
- * Awaits a handler's thenable. Once `signal` aborts, the handler gets `HANDLER_ABORT_GRACE_MS` more to settle;
+ * Awaits a handler's thenable. Once `signal` aborts, the handler gets `graceMs` more to settle (`0`: none);
  * after that the call gives up on it (`ABANDONED`). A late settlement is observed and ignored.
  */
-function awaitHandler(value: PromiseLike<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+function awaitHandler(
+  value: PromiseLike<unknown>,
+  signal: AbortSignal | undefined,
+  graceMs: number,
+): Promise<unknown> {
   const settled = Promise.resolve(value);
   if (signal === undefined) return settled;
   return new Promise((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
-      timer = setTimeout(() => resolve(ABANDONED), HANDLER_ABORT_GRACE_MS);
+      if (graceMs === 0) resolve(ABANDONED);
+      else timer = setTimeout(() => resolve(ABANDONED), Math.min(graceMs, MAX_TIMER_MS));
     };
     const done = (): void => {
       signal.removeEventListener("abort", onAbort);
@@ -247,12 +262,13 @@ export async function dispatchCall(
       cloneable = false;
     }
 
-    // 3. Input validation: the schema, then validateArgs (on the value as given) on schema-valid input.
+    // 3. Input validation: the schema, then validateArgs on schema-valid input; both see the frozen snapshot (A6).
+    // A value without a snapshot is checked by the schema as given and never reaches validateArgs (step 5 fails).
     const schemaIssues = tool.validator.validate(cloneable ? frozenArgs : args);
     if (schemaIssues.length > 0)
       return failWith(cap, "invalid_arguments", formatValidationIssues(schemaIssues));
-    if (tool.validateArgs !== undefined) {
-      const rejected = runValidateArgs(tool.validateArgs, args);
+    if (tool.validateArgs !== undefined && cloneable) {
+      const rejected = runValidateArgs(tool.validateArgs, frozenArgs);
       if (rejected !== undefined) return failWith(cap, "invalid_arguments", rejected);
     }
 
@@ -376,7 +392,7 @@ export async function dispatchCall(
     let thrown: { error: unknown } | undefined;
     try {
       returned = tool.handler(frozenArgs, handlerContext);
-      if (isThenable(returned)) returned = await awaitHandler(returned, signal);
+      if (isThenable(returned)) returned = await awaitHandler(returned, signal, abortGrace(ctx, settings));
     } catch (error) {
       thrown = { error };
     }

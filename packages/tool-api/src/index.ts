@@ -47,7 +47,13 @@ export {
   type ToolRegistry,
   type ToolRegistryOptions,
 } from "./registry.js";
-export { type CappableResult, capResult, errorResult, JSON_PREVIEW_PREFIX } from "./results.js";
+export {
+  type CappableResult,
+  capResult,
+  errorResult,
+  JSON_PREVIEW_PREFIX,
+  RESULT_CODE_PATTERN,
+} from "./results.js";
 export {
   type ParseRulesOptions,
   type ParseRulesResult,

@@ -43,6 +43,11 @@ export interface ToolRegistryOptions {
   approvalTimeoutMs?: number | undefined;
   /** Default output budget in bytes (65536). */
   maxOutputBytes?: number | undefined;
+  /**
+   * Default abort grace in milliseconds (`HANDLER_ABORT_GRACE_MS`, 1500): how long dispatch still waits for a
+   * running handler once the call's signal aborted (amendment A5); `0` returns `aborted` at once.
+   */
+  handlerAbortGraceMs?: number | undefined;
   /** The RE2 engine raw rules are compiled with (default re2js). */
   engine?: RegexEngine | undefined;
 }

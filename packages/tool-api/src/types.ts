@@ -254,6 +254,8 @@ export interface DispatchContext {
   autoApprove?: boolean | undefined;
   approvalTimeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
+  /** How long a running handler may still settle once the signal aborted (A5); overrides the registry default. */
+  handlerAbortGraceMs?: number | undefined;
   /** Host observer called in step 11 before the handler; exceptions ignored. */
   onStart?: ((info: DispatchObservation) => void) | undefined;
   /** Host observer called in step 12 once the handler settled; exceptions ignored. */

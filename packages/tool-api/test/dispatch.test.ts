@@ -144,8 +144,8 @@ describe("dispatch: the happy path and the order of steps (tool-api.md §7.2)", 
     await h.registry.dispatch(call(args), ctx());
     expect(Object.isFrozen(args)).toBe(false);
     expect(args).toEqual({ paths: ["a.txt"] });
-    const [validated, ...rest] = h.seen.args as unknown[];
-    expect(validated).toBe(args);
+    // A6: validateArgs receives the frozen snapshot too.
+    const rest = h.seen.args as unknown[];
     const frozen = rest[0];
     expect(frozen).not.toBe(args);
     expect(frozen).toEqual(args);

@@ -14,6 +14,7 @@ it("pins the public export names", () => {
       "MAX_POLICY_CACHE_ENTRIES",
       "MAX_RULE_MATCH_BYTES",
       "REGISTRATION_INVALID",
+      "RESULT_CODE_PATTERN",
       "RULE_INVALID",
       "RULE_SHADOWED",
       "TOOL_API_VERSION",
