@@ -1,6 +1,13 @@
 export { sourceDigest } from "./digest.js";
 export { DISPATCH_ERROR } from "./dispatch.js";
 export {
+  DISPATCH_CODES,
+  DISPATCH_STEPS,
+  type DispatchCode,
+  type DispatchCodeEntry,
+  type DispatchStep,
+} from "./dispatch-codes.js";
+export {
   DEFAULT_MAX_OUTPUT_BYTES,
   HANDLER_ABORT_GRACE_MS,
   MAX_DESCRIPTION_BYTES,
@@ -42,6 +49,7 @@ export {
 } from "./panel-declarations.js";
 export { createPolicy, type Policy, type PolicyExplanation, type PolicyOptions } from "./policy.js";
 export {
+  type AnyToolRegistration,
   createToolRegistry,
   REGISTRATION_INVALID,
   type ToolRegistry,
@@ -72,6 +80,9 @@ export type {
   DescribeEffects,
   DispatchContext,
   DispatchObservation,
+  DispatchStepEvent,
+  DispatchStepName,
+  DispatchStepStatus,
   HandlerContentBlock,
   HandlerResult,
   ImageBlock,

@@ -54,8 +54,11 @@ export interface ToolRegistryOptions {
 
 /** A tool registry: registration (§6), what the model sees (§6.3) and dispatch (§7). */
 export interface ToolRegistry {
-  /** Registers one registration or a batch, all-or-nothing (§6.2); throws a `ContractError` carrying every issue. */
-  register(registration: ToolRegistration | readonly ToolRegistration[]): void;
+  /**
+   * Registers one registration or a batch, all-or-nothing (§6.2); throws a `ContractError` carrying every issue.
+   * `Args` is inferred from the handler, `validateArgs` or `describeEffects`; a batch may mix argument types.
+   */
+  register<Args = unknown>(registration: ToolRegistration<Args> | readonly AnyToolRegistration[]): void;
   /** `name`, `description` and a copy of `inputSchema` of each exposed tool (§6.3); hidden tools are left out. */
   definitions(whitelist?: readonly string[] | ReadonlySet<string>): ToolDefinition[];
   /** What a host reads about a registered tool (identity, effects schema, panels, ...), or undefined. */
@@ -64,8 +67,26 @@ export interface ToolRegistry {
   dispatch(call: ToolCall, context: DispatchContext): Promise<ToolResult>;
 }
 
+/** A registration of any argument type (what a batch holds): its functions accept whatever its schema admits. */
+export type AnyToolRegistration = ToolRegistration<never>;
+
 /** Code of a registration that lacks the basic shape of §6.1 (a name, a description, a handler). */
 export const REGISTRATION_INVALID = "registration_invalid";
+
+function isBatch<Args>(
+  value: ToolRegistration<Args> | readonly AnyToolRegistration[],
+): value is readonly AnyToolRegistration[] {
+  return Array.isArray(value);
+}
+
+/** A structured clone of a JSON value (a schema, a declaration), or the value itself when it cannot be cloned. */
+function cloneJson<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+}
 
 function cloneSchema(schema: Record<string, unknown>): Record<string, unknown> {
   try {
@@ -80,7 +101,7 @@ function isPositiveInteger(value: unknown): value is number {
 }
 
 /** The basic shape of §6.1 that the checks of §6.2 rely on. */
-function hasBasicShape(reg: ToolRegistration): boolean {
+function hasBasicShape(reg: AnyToolRegistration): boolean {
   return (
     typeof reg.name === "string" &&
     reg.name !== "" &&
@@ -96,7 +117,7 @@ function hasBasicShape(reg: ToolRegistration): boolean {
 
 /** Checks 1–6 of §6.2 for one registration; returns its first failure's issues, or the prepared tool. */
 function prepare(
-  reg: ToolRegistration,
+  reg: AnyToolRegistration,
   taken: (name: string) => boolean,
   policy: CompiledPolicy,
 ): { issues: Issue[] } | { tool: RegisteredTool } {
@@ -209,10 +230,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     tool !== undefined && !tool.plan.hidden;
 
   return Object.freeze({
-    register(registration: ToolRegistration | readonly ToolRegistration[]): void {
-      const batch: readonly ToolRegistration[] = Array.isArray(registration)
-        ? registration
-        : [registration as ToolRegistration];
+    register<Args>(registration: ToolRegistration<Args> | readonly AnyToolRegistration[]): void {
+      const batch: readonly AnyToolRegistration[] = isBatch(registration) ? registration : [registration];
       const issues: Issue[] = [];
       const prepared: RegisteredTool[] = [];
       const batchNames = new Set<string>();
@@ -263,7 +282,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         hasDescribeEffects: tool.describeEffects !== undefined,
       };
       if (tool.effectsSchema !== undefined) out.effectsSchema = cloneSchema(tool.effectsSchema);
-      if (tool.panels !== undefined) out.panels = tool.panels.map((p) => cloneSchema({ ...p }));
+      if (tool.panels !== undefined) out.panels = tool.panels.map((p) => cloneJson(p));
       if (tool.implicitPanels !== undefined) out.implicitPanels = tool.implicitPanels;
       if (tool.outputLimit !== undefined) out.outputLimit = tool.outputLimit;
       return out;

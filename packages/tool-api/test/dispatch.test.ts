@@ -45,12 +45,12 @@ interface Harness {
 /** A touch tool with effects, and spies on every port, recording the order of steps. */
 function harness(
   options: ToolRegistryOptions = {},
-  patch: Partial<ToolRegistration> = {},
+  patch: Partial<ToolRegistration<{ paths: string[] }>> = {},
   wire: { gate?: boolean; notify?: boolean } = { gate: true, notify: true },
 ): Harness {
   const log: string[] = [];
   const seen: Record<string, unknown[]> = { args: [], effects: [] };
-  const registration: ToolRegistration = {
+  const registration: ToolRegistration<{ paths: string[] }> = {
     name: "touch",
     identity: "local/touch",
     description: "Creates files.",

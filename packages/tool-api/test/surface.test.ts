@@ -6,7 +6,9 @@ it("pins the public export names", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_MAX_OUTPUT_BYTES",
+      "DISPATCH_CODES",
       "DISPATCH_ERROR",
+      "DISPATCH_STEPS",
       "HANDLER_ABORT_GRACE_MS",
       "JSON_PREVIEW_PREFIX",
       "MAX_DESCRIPTION_BYTES",
