@@ -54,6 +54,8 @@ export {
   REGISTRATION_INVALID,
   type ToolRegistry,
   type ToolRegistryOptions,
+  type ToolRuleJson,
+  type ToolRulesInput,
 } from "./registry.js";
 export {
   type CappableResult,

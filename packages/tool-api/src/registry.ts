@@ -1,4 +1,4 @@
-import { bindPredicate, type CompiledGlob, type RegexEngine } from "@raw/predicate";
+import { bindPredicate, type CompiledGlob, type PredicateJson, type RegexEngine } from "@raw/predicate";
 import {
   ContractError,
   type Issue,
@@ -11,6 +11,7 @@ import {
 import { dispatchCall, type RegisteredTool } from "./dispatch.js";
 import { isValidConditionSources } from "./manifest.js";
 import { type CompiledPolicy, compilePolicy } from "./policy.js";
+import type { RuleEffect, ToolRule } from "./rules.js";
 import type {
   ApprovalCallback,
   ConditionSource,
@@ -27,8 +28,8 @@ import type {
 
 /** What is wired once per registry (tool-api.md §7.1, DESIGN.md): rules, the three ports, and call defaults. */
 export interface ToolRegistryOptions {
-  /** Policy rules, parsed by `parseRules` or raw (raw rules are parsed; invalid rules throw a `ContractError`). */
-  rules?: unknown;
+  /** Policy rules, parsed by `parseRules` or as JSON (JSON rules are parsed; invalid rules throw a `ContractError`). */
+  rules?: ToolRulesInput | undefined;
   /** The `PreToolUseGate` port (§7.7). */
   preToolUse?: PreToolUseGate | undefined;
   /** The `ToolNotification` port (§7.7). */
@@ -51,6 +52,16 @@ export interface ToolRegistryOptions {
   /** The RE2 engine raw rules are compiled with (default re2js). */
   engine?: RegexEngine | undefined;
 }
+
+/** A policy rule as JSON (tool-api.md §9.1): `when` is a predicate document, compiled when the rules are parsed. */
+export interface ToolRuleJson {
+  readonly match: string;
+  readonly effect: RuleEffect;
+  readonly when?: PredicateJson;
+}
+
+/** The registry's `rules`: rules from `parseRules`, or rules as JSON (parsed by the registry). */
+export type ToolRulesInput = readonly (ToolRule | ToolRuleJson)[];
 
 /** A tool registry: registration (§6), what the model sees (§6.3) and dispatch (§7). */
 export interface ToolRegistry {

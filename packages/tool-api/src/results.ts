@@ -31,6 +31,16 @@ export interface SplitResult {
   readonly panelBlocks: PanelResultBlock[];
 }
 
+/** The fields of a content block as read before it is checked (every one may hold anything). */
+interface BlockFields {
+  type?: unknown;
+  text?: unknown;
+  channel?: unknown;
+  value?: unknown;
+  mimeType?: unknown;
+  data?: unknown;
+}
+
 const MIME_TYPES: ReadonlySet<unknown> = new Set(["image/png", "image/jpeg"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -56,13 +66,13 @@ export function splitHandlerResult(value: unknown): SplitResult | undefined {
   for (let i = 0; i < blocks.length; i++) {
     const raw: unknown = blocks[i];
     if (!isObject(raw)) return undefined;
-    const block: Record<string, unknown> = { ...raw };
+    const block: BlockFields = { ...raw };
     switch (block.type) {
       case "text":
         if (typeof block.text !== "string") return undefined;
         if (block.channel !== undefined && block.channel !== "stdout" && block.channel !== "stderr")
           return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(undefined);
         break;
       case "json": {
@@ -73,13 +83,13 @@ export function splitHandlerResult(value: unknown): SplitResult | undefined {
           return undefined;
         }
         if (typeof text !== "string") return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(text);
         break;
       }
       case "image":
         if (!MIME_TYPES.has(block.mimeType) || typeof block.data !== "string") return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(undefined);
         break;
       case "panel":
@@ -195,7 +205,7 @@ export interface CappableResult {
 function jsonText(
   texts: ReadonlyArray<string | undefined> | undefined,
   i: number,
-  block: Record<string, unknown>,
+  block: BlockFields,
 ): string {
   return texts?.[i] ?? JSON.stringify(block.value) ?? "null";
 }
@@ -207,7 +217,7 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
   const jsonTexts = result.jsonTexts;
 
   for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Record<string, unknown>;
+    const block = blocks[i] as BlockFields;
     if (
       block.type === "json" &&
       isBatchValue(block.value) &&
@@ -225,8 +235,8 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
   // The blocks are copied only from the first replaced block on.
   let content: ContentBlock[] | undefined;
   for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Record<string, unknown>;
-    let kept: ContentBlock = block as unknown as ContentBlock;
+    const block = blocks[i] as BlockFields;
+    let kept: ContentBlock = block as ContentBlock;
     switch (block.type) {
       case "text": {
         const text = block.text as string;
@@ -238,7 +248,7 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
           const prefix = truncateUtf8(text, remaining);
           remaining -= utf8Length(prefix);
           cut = true;
-          kept = { ...block, text: prefix } as unknown as ContentBlock;
+          kept = { ...block, text: prefix } as ContentBlock;
         }
         break;
       }

@@ -226,7 +226,7 @@ describe("dispatch steps 1–2: exposure and visibility", () => {
   });
 
   it("a later conditional ask does not un-hide; a later unconditional allow does", async () => {
-    const when = { source: "arguments", any: "note", regex: "." };
+    const when = { source: "arguments", any: "note", regex: "." } as const;
     const hidden = harness({
       rules: [
         { match: "*", effect: "deny" },
@@ -389,7 +389,7 @@ describe("dispatch steps 4–8: abort, snapshot, effects, conditional policy", (
   it("conditional policy on effects asks; otherwise allow runs without approval", async () => {
     const rules = [
       { match: "local/*", effect: "ask", when: { source: "effects", any: "files[*].path", regex: "secret" } },
-    ];
+    ] as const;
     const asked: string[] = [];
     const h = harness({ rules, approve: (r) => asked.push(r.name) === 0 });
     expect((await h.registry.dispatch(call({ paths: ["a"] }), ctx())).isError).toBe(false);
