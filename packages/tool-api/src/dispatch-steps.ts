@@ -510,7 +510,7 @@ export function handler(s: CallState): StepOutcome | Promise<StepOutcome> {
   if (s.context.onStart !== undefined) notifyObserver(s.context.onStart, s.observed());
   if (s.signal?.aborted) return stop(s, "handler", 11, "aborted", ABORTED_MESSAGE);
   const started = s.onStep === undefined ? 0 : performance.now();
-  if (s.onStep !== undefined) emit(s.onStep, "handler", 11, "started");
+  if (s.onStep !== undefined) emit(s.onStep, "handler", 11, "started", { maxOutputBytes: s.cap });
   let returned: unknown;
   let thenable: boolean;
   try {

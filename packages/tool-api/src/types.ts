@@ -320,6 +320,8 @@ export interface DispatchStepEvent {
   readonly blocked?: "denied" | "error";
   /** `pre_tool_use`: the gate's reason, when it gave one. */
   readonly reason?: string;
+  /** `handler` (started): the call's effective output cap, as the handler receives it (§8.3). */
+  readonly maxOutputBytes?: number;
   /** `handler` (settled): milliseconds from invocation to settlement. */
   readonly durationMs?: number;
   /** `settle`: how many panel blocks went to the panel sink. */

@@ -101,6 +101,7 @@ describe("DispatchContext.onStep", () => {
     expect(events[0]).toMatchObject({ identity: "local/touch" });
     expect(events[5]?.effects).toBe(result.effects);
     expect(events[6]).toMatchObject({ decision: "allow", ruleIndex: null, hidden: false });
+    expect(events[10]).toMatchObject({ maxOutputBytes: 65536 });
     expect(typeof events[11]?.durationMs).toBe("number");
     expect(events[12]).toMatchObject({ panelBlocks: 1 });
     expect(events[13]).toMatchObject({ notification: "PostToolUse" });
