@@ -156,6 +156,12 @@ function withEffects(result: ToolResult, effects: unknown): ToolResult {
   return result;
 }
 
+/** One registry's last normalized cwd (a session keeps one cwd): owned by the registry, never module-global. */
+export interface CwdMemo {
+  cwd?: string | undefined;
+  normalized?: string | undefined;
+}
+
 /** The state of one call, shared by the steps after exposure. Every field exists from the start (one shape). */
 export class CallState {
   readonly signal: AbortSignal | undefined;
@@ -182,6 +188,7 @@ export class CallState {
     readonly context: DispatchContext,
     readonly settings: DispatchSettings,
     budget: number,
+    private readonly cwdMemo: CwdMemo,
   ) {
     this.signal = context.signal;
     this.onStep = context.onStep;
@@ -192,7 +199,15 @@ export class CallState {
 
   /** The absolute, lexically normalized cwd of the call, computed once; throws for a relative or missing cwd. */
   cwd(): string {
-    if (this.normalizedCwd === undefined) this.normalizedCwd = normalizePath(this.context.cwd, ".");
+    if (this.normalizedCwd === undefined) {
+      const memo = this.cwdMemo;
+      const cwd = this.context.cwd;
+      if (memo.cwd !== cwd || memo.normalized === undefined) {
+        memo.normalized = normalizePath(cwd, ".");
+        memo.cwd = cwd;
+      }
+      this.normalizedCwd = memo.normalized;
+    }
     return this.normalizedCwd;
   }
 

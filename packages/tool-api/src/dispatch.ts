@@ -3,6 +3,7 @@ import {
   abortCheck,
   approval,
   CallState,
+  type CwdMemo,
   cap,
   type DispatchSettings,
   effectiveBudget,
@@ -23,7 +24,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES } from "./limits.js";
 import { capInto, errorResult } from "./results.js";
 import type { DispatchContext, ToolCall, ToolResult } from "./types.js";
 
-export type { DispatchSettings, RegisteredTool } from "./dispatch-steps.js";
+export type { CwdMemo, DispatchSettings, RegisteredTool } from "./dispatch-steps.js";
 
 /** Code of the error result for an unexpected internal failure of dispatch (never a contract failure). */
 export const DISPATCH_ERROR = "dispatch_error";
@@ -41,6 +42,7 @@ export async function dispatchCall(
   settings: DispatchSettings,
   call: ToolCall,
   context: DispatchContext,
+  cwdMemo: CwdMemo = {},
 ): Promise<ToolResult> {
   let budget = DEFAULT_MAX_OUTPUT_BYTES;
   try {
@@ -48,7 +50,7 @@ export async function dispatchCall(
     budget = effectiveBudget(ctx, settings);
     const tool = exposure(tools, call, ctx, budget); //                    1
     if (!isRegistered(tool)) return tool;
-    const s = new CallState(tool, call, ctx, settings, budget);
+    const s = new CallState(tool, call, ctx, settings, budget, cwdMemo);
     budget = s.cap;
     takeSnapshot(s); //                                                    5 (taken first, A6)
     const early =

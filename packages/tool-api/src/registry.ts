@@ -8,7 +8,7 @@ import {
   safeCompileObjectSchema,
   thrownMessage,
 } from "@raw/schema";
-import { dispatchCall, type RegisteredTool } from "./dispatch.js";
+import { type CwdMemo, dispatchCall, type RegisteredTool } from "./dispatch.js";
 import { isValidConditionSources } from "./manifest.js";
 import { type CompiledPolicy, compilePolicy } from "./policy.js";
 import type { RuleEffect, ToolRule } from "./rules.js";
@@ -235,6 +235,7 @@ function prepare(
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const policy = compilePolicy(options.rules ?? [], { engine: options.engine });
   const tools = new Map<string, RegisteredTool>();
+  const cwdMemo: CwdMemo = {};
   const settings = Object.freeze({ ...options });
 
   const isExposed = (tool: RegisteredTool | undefined): tool is RegisteredTool =>
@@ -300,7 +301,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
 
     dispatch(call: ToolCall, context: DispatchContext): Promise<ToolResult> {
-      return dispatchCall(tools, settings, call, context);
+      return dispatchCall(tools, settings, call, context, cwdMemo);
     },
   });
 }
