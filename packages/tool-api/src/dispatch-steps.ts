@@ -290,14 +290,16 @@ export function visibility(s: CallState): StepOutcome {
 
 /**
  * Step 5, taken first (amendment A6): the argument snapshot is read before the schema runs, so the schema,
- * `validateArgs` and every later consumer see that one frozen value. A failure is reported at step 5.
+ * `validateArgs` and every later consumer see that one frozen value. A failure is reported at step 5. Runs after
+ * visibility, so the arguments of a hidden tool are never read.
  */
-export function takeSnapshot(s: CallState): void {
+export function takeSnapshot(s: CallState): undefined {
   try {
     s.frozen = frozenClone(s.call.arguments);
   } catch {
     s.frozen = NO_SNAPSHOT;
   }
+  return undefined;
 }
 
 /** §4.2: the message of a rejected `validateArgs` outcome, or undefined when the arguments are valid. */

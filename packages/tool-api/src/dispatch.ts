@@ -52,9 +52,9 @@ export async function dispatchCall(
     if (!isRegistered(tool)) return tool;
     const s = new CallState(tool, call, ctx, settings, budget, cwdMemo);
     budget = s.cap;
-    takeSnapshot(s); //                                                    5 (taken first, A6)
     const early =
       visibility(s) ?? //                                                  2
+      takeSnapshot(s) ?? //                                                5 (read first, A6; never ends the call)
       validation(s) ?? //                                                  3
       abortCheck(s, 4) ?? //                                               4
       snapshot(s) ?? //                                                    5

@@ -218,6 +218,19 @@ describe("DispatchContext.onStep", () => {
     },
   );
 
+  it("never reads the arguments of a hidden tool (the snapshot is taken after visibility)", async () => {
+    let reads = 0;
+    const args = {
+      get paths() {
+        reads++;
+        return ["a"];
+      },
+    };
+    const { result } = await trace({ rules: [{ match: "local/touch", effect: "deny" }] }, args);
+    expect(result.code).toBe("tool_denied");
+    expect(reads).toBe(0);
+  });
+
   it("reports a gate's block and reason", async () => {
     const { events } = await trace(
       { preToolUse: async () => ({ blocked: "denied", reason: "policy says no" }) },
