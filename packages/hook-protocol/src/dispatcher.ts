@@ -49,7 +49,12 @@ export interface HookDispatchResult {
   receipts: HookReceipt[];
 }
 
-/** The request of the `PreToolUseGate` port (tool-api.md §7.7). */
+/**
+ * What the dispatcher's gate accepts: the request of tool-api's `PreToolUseGate` port (tool-api.md §7.7), read
+ * structurally. The port types are defined once, in `@raw/tool-api`; this package does not depend on it (it sits
+ * below tool-api), so it states only what it reads, and a type-level test of the CLI proves that
+ * `HookDispatcher["preToolUse"]` and `["notify"]` are assignable to tool-api's `PreToolUseGate` and `ToolNotification`.
+ */
 export interface ToolGateRequest {
   readonly identity: string;
   readonly name: string;
@@ -62,24 +67,33 @@ export interface ToolGateRequest {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** The request of the `ToolNotification` port (tool-api.md §7.7). */
-export interface ToolNotificationRequest extends Omit<ToolGateRequest, "signal"> {
+/** What the dispatcher's notification accepts: the request of tool-api's `ToolNotification` port, read structurally. */
+export interface HookNotificationRequest extends Omit<ToolGateRequest, "signal"> {
   readonly result: { readonly isError: boolean; readonly content: readonly unknown[] } & Record<
     string,
     unknown
   >;
 }
 
-/** The `PreToolUseGate` port of tool-api.md §7.7; an empty object means continue. */
-export type PreToolUseGate = (
+/** The dispatcher's gate: satisfies tool-api's `PreToolUseGate` port (§7.7); an empty object means continue. */
+export type HookGatePort = (
   request: ToolGateRequest,
 ) => Promise<{ blocked?: "denied" | "error"; reason?: string }>;
 
-/** The `ToolNotification` port of tool-api.md §7.7. */
-export type ToolNotification = (
+/** The dispatcher's post notification: satisfies tool-api's `ToolNotification` port (§7.7). */
+export type HookNotifyPort = (
   event: "PostToolUse" | "PostToolUseFailure",
-  request: ToolNotificationRequest,
+  request: HookNotificationRequest,
 ) => Promise<void>;
+
+/** @deprecated The port is `@raw/tool-api`'s `PreToolUseGate`; this name is kept for `HookGatePort`. */
+export type PreToolUseGate = HookGatePort;
+
+/** @deprecated The port is `@raw/tool-api`'s `ToolNotification`; this name is kept for `HookNotifyPort`. */
+export type ToolNotification = HookNotifyPort;
+
+/** @deprecated The request is `@raw/tool-api`'s `ToolNotificationRequest`; kept for `HookNotificationRequest`. */
+export type ToolNotificationRequest = HookNotificationRequest;
 
 /** The envelope fields the port adapters put in every request. */
 export type HookEnvelopeFields = Pick<
@@ -125,10 +139,10 @@ export interface HookDispatcher {
     payload: HookPayload | HookPayloadFields,
     options?: HookDispatchOptions,
   ): Promise<HookDispatchResult>;
-  /** The `PreToolUseGate` port. */
-  readonly preToolUse: PreToolUseGate;
-  /** The `ToolNotification` port. */
-  readonly notify: ToolNotification;
+  /** Implements tool-api's `PreToolUseGate` port (pass it as the registry's `preToolUse`). */
+  readonly preToolUse: HookGatePort;
+  /** Implements tool-api's `ToolNotification` port (pass it as the registry's `notify`). */
+  readonly notify: HookNotifyPort;
 }
 
 interface Plan {
@@ -288,7 +302,7 @@ export function createHookDispatcher(
     return (typeof value === "function" ? value() : value) ?? { cwd: process.cwd() };
   };
 
-  const preToolUse: PreToolUseGate = async (request) => {
+  const preToolUse: HookGatePort = async (request) => {
     if (!subscribed("PreToolUse")) return {};
     const payload = buildHookPayload("PreToolUse", {
       ...envelope(),
@@ -308,7 +322,7 @@ export function createHookDispatcher(
       : { blocked: result.blocked, reason: result.reason };
   };
 
-  const notify: ToolNotification = async (event, request) => {
+  const notify: HookNotifyPort = async (event, request) => {
     if (!subscribed(event)) return;
     const payload = buildHookPayload(event, {
       ...envelope(),

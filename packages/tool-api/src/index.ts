@@ -1,6 +1,13 @@
 export { sourceDigest } from "./digest.js";
 export { DISPATCH_ERROR } from "./dispatch.js";
 export {
+  DISPATCH_CODES,
+  DISPATCH_STEPS,
+  type DispatchCode,
+  type DispatchCodeEntry,
+  type DispatchStep,
+} from "./dispatch-codes.js";
+export {
   DEFAULT_MAX_OUTPUT_BYTES,
   HANDLER_ABORT_GRACE_MS,
   MAX_DESCRIPTION_BYTES,
@@ -42,12 +49,21 @@ export {
 } from "./panel-declarations.js";
 export { createPolicy, type Policy, type PolicyExplanation, type PolicyOptions } from "./policy.js";
 export {
+  type AnyToolRegistration,
   createToolRegistry,
   REGISTRATION_INVALID,
   type ToolRegistry,
   type ToolRegistryOptions,
+  type ToolRuleJson,
+  type ToolRulesInput,
 } from "./registry.js";
-export { type CappableResult, capResult, errorResult, JSON_PREVIEW_PREFIX } from "./results.js";
+export {
+  type CappableResult,
+  capResult,
+  errorResult,
+  JSON_PREVIEW_PREFIX,
+  RESULT_CODE_PATTERN,
+} from "./results.js";
 export {
   type ParseRulesOptions,
   type ParseRulesResult,
@@ -66,6 +82,9 @@ export type {
   DescribeEffects,
   DispatchContext,
   DispatchObservation,
+  DispatchStepEvent,
+  DispatchStepName,
+  DispatchStepStatus,
   HandlerContentBlock,
   HandlerResult,
   ImageBlock,

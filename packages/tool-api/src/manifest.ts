@@ -224,10 +224,18 @@ export function parseToolManifest(
     }
   }
 
-  if (issues.length > 0) return { ok: false, issues };
-  const manifest = { ...value } as unknown as ToolManifest;
+  if (!passed(value, issues)) return { ok: false, issues };
+  const manifest: ToolManifest = { ...value };
   if (normalizedPanels !== undefined) manifest.panels = normalizedPanels;
   return { ok: true, manifest, warnings };
+}
+
+/** Every rule of §2.2 has checked `value` and none reported an issue: it has the shape of a `ToolManifest`. */
+function passed(
+  value: Record<string, unknown>,
+  issues: readonly Issue[],
+): value is Record<string, unknown> & ToolManifest {
+  return issues.length === 0;
 }
 
 function includesEffects(value: Record<string, unknown>): boolean {

@@ -21,7 +21,7 @@ export function checkManifestPanels(value: unknown, pointer: string): PanelDecla
   if (!result.ok) return { ok: false, issues: result.issues };
   return {
     ok: true,
-    declarations: result.declarations as unknown as ToolPanelDeclaration[],
+    declarations: result.declarations,
     warnings: result.warnings.map((warning) => ({ ...warning })),
   };
 }

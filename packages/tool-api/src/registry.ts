@@ -1,4 +1,4 @@
-import { bindPredicate, type CompiledGlob, type RegexEngine } from "@raw/predicate";
+import { bindPredicate, type CompiledGlob, type PredicateJson, type RegexEngine } from "@raw/predicate";
 import {
   ContractError,
   type Issue,
@@ -8,9 +8,10 @@ import {
   safeCompileObjectSchema,
   thrownMessage,
 } from "@raw/schema";
-import { dispatchCall, type RegisteredTool } from "./dispatch.js";
+import { type CwdMemo, dispatchCall, type RegisteredTool } from "./dispatch.js";
 import { isValidConditionSources } from "./manifest.js";
 import { type CompiledPolicy, compilePolicy } from "./policy.js";
+import type { RuleEffect, ToolRule } from "./rules.js";
 import type {
   ApprovalCallback,
   ConditionSource,
@@ -27,8 +28,8 @@ import type {
 
 /** What is wired once per registry (tool-api.md §7.1, DESIGN.md): rules, the three ports, and call defaults. */
 export interface ToolRegistryOptions {
-  /** Policy rules, parsed by `parseRules` or raw (raw rules are parsed; invalid rules throw a `ContractError`). */
-  rules?: unknown;
+  /** Policy rules, parsed by `parseRules` or as JSON (JSON rules are parsed; invalid rules throw a `ContractError`). */
+  rules?: ToolRulesInput | undefined;
   /** The `PreToolUseGate` port (§7.7). */
   preToolUse?: PreToolUseGate | undefined;
   /** The `ToolNotification` port (§7.7). */
@@ -43,14 +44,32 @@ export interface ToolRegistryOptions {
   approvalTimeoutMs?: number | undefined;
   /** Default output budget in bytes (65536). */
   maxOutputBytes?: number | undefined;
+  /**
+   * Default abort grace in milliseconds (`HANDLER_ABORT_GRACE_MS`, 1500): how long dispatch still waits for a
+   * running handler once the call's signal aborted (amendment A5); `0` returns `aborted` at once.
+   */
+  handlerAbortGraceMs?: number | undefined;
   /** The RE2 engine raw rules are compiled with (default re2js). */
   engine?: RegexEngine | undefined;
 }
 
+/** A policy rule as JSON (tool-api.md §9.1): `when` is a predicate document, compiled when the rules are parsed. */
+export interface ToolRuleJson {
+  readonly match: string;
+  readonly effect: RuleEffect;
+  readonly when?: PredicateJson;
+}
+
+/** The registry's `rules`: rules from `parseRules`, or rules as JSON (parsed by the registry). */
+export type ToolRulesInput = readonly (ToolRule | ToolRuleJson)[];
+
 /** A tool registry: registration (§6), what the model sees (§6.3) and dispatch (§7). */
 export interface ToolRegistry {
-  /** Registers one registration or a batch, all-or-nothing (§6.2); throws a `ContractError` carrying every issue. */
-  register(registration: ToolRegistration | readonly ToolRegistration[]): void;
+  /**
+   * Registers one registration or a batch, all-or-nothing (§6.2); throws a `ContractError` carrying every issue.
+   * `Args` is inferred from the handler, `validateArgs` or `describeEffects`; a batch may mix argument types.
+   */
+  register<Args = unknown>(registration: ToolRegistration<Args> | readonly AnyToolRegistration[]): void;
   /** `name`, `description` and a copy of `inputSchema` of each exposed tool (§6.3); hidden tools are left out. */
   definitions(whitelist?: readonly string[] | ReadonlySet<string>): ToolDefinition[];
   /** What a host reads about a registered tool (identity, effects schema, panels, ...), or undefined. */
@@ -64,8 +83,26 @@ export interface ToolRegistry {
   unregister(name: string): boolean;
 }
 
+/** A registration of any argument type (what a batch holds): its functions accept whatever its schema admits. */
+export type AnyToolRegistration = ToolRegistration<never>;
+
 /** Code of a registration that lacks the basic shape of §6.1 (a name, a description, a handler). */
 export const REGISTRATION_INVALID = "registration_invalid";
+
+function isBatch<Args>(
+  value: ToolRegistration<Args> | readonly AnyToolRegistration[],
+): value is readonly AnyToolRegistration[] {
+  return Array.isArray(value);
+}
+
+/** A structured clone of a JSON value (a schema, a declaration), or the value itself when it cannot be cloned. */
+function cloneJson<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+}
 
 function cloneSchema(schema: Record<string, unknown>): Record<string, unknown> {
   try {
@@ -80,7 +117,7 @@ function isPositiveInteger(value: unknown): value is number {
 }
 
 /** The basic shape of §6.1 that the checks of §6.2 rely on. */
-function hasBasicShape(reg: ToolRegistration): boolean {
+function hasBasicShape(reg: AnyToolRegistration): boolean {
   return (
     typeof reg.name === "string" &&
     reg.name !== "" &&
@@ -97,7 +134,7 @@ function hasBasicShape(reg: ToolRegistration): boolean {
 
 /** Checks 1–6 of §6.2 for one registration; returns its first failure's issues, or the prepared tool. */
 function prepare(
-  reg: ToolRegistration,
+  reg: AnyToolRegistration,
   taken: (name: string) => boolean,
   policy: CompiledPolicy,
 ): { issues: Issue[] } | { tool: RegisteredTool } {
@@ -207,16 +244,15 @@ function prepare(
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const policy = compilePolicy(options.rules ?? [], { engine: options.engine });
   const tools = new Map<string, RegisteredTool>();
+  const cwdMemo: CwdMemo = {};
   const settings = Object.freeze({ ...options });
 
   const isExposed = (tool: RegisteredTool | undefined): tool is RegisteredTool =>
     tool !== undefined && !tool.plan.hidden;
 
   return Object.freeze({
-    register(registration: ToolRegistration | readonly ToolRegistration[]): void {
-      const batch: readonly ToolRegistration[] = Array.isArray(registration)
-        ? registration
-        : [registration as ToolRegistration];
+    register<Args>(registration: ToolRegistration<Args> | readonly AnyToolRegistration[]): void {
+      const batch: readonly AnyToolRegistration[] = isBatch(registration) ? registration : [registration];
       const issues: Issue[] = [];
       const prepared: RegisteredTool[] = [];
       const batchNames = new Set<string>();
@@ -267,14 +303,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         hasDescribeEffects: tool.describeEffects !== undefined,
       };
       if (tool.effectsSchema !== undefined) out.effectsSchema = cloneSchema(tool.effectsSchema);
-      if (tool.panels !== undefined) out.panels = tool.panels.map((p) => cloneSchema({ ...p }));
+      if (tool.panels !== undefined) out.panels = tool.panels.map((p) => cloneJson(p));
       if (tool.implicitPanels !== undefined) out.implicitPanels = tool.implicitPanels;
       if (tool.outputLimit !== undefined) out.outputLimit = tool.outputLimit;
       return out;
     },
 
     dispatch(call: ToolCall, context: DispatchContext): Promise<ToolResult> {
-      return dispatchCall(tools, settings, call, context);
+      return dispatchCall(tools, settings, call, context, cwdMemo);
     },
 
     unregister(name: string): boolean {

@@ -31,6 +31,16 @@ export interface SplitResult {
   readonly panelBlocks: PanelResultBlock[];
 }
 
+/** The fields of a content block as read before it is checked (every one may hold anything). */
+interface BlockFields {
+  type?: unknown;
+  text?: unknown;
+  channel?: unknown;
+  value?: unknown;
+  mimeType?: unknown;
+  data?: unknown;
+}
+
 const MIME_TYPES: ReadonlySet<unknown> = new Set(["image/png", "image/jpeg"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -56,13 +66,13 @@ export function splitHandlerResult(value: unknown): SplitResult | undefined {
   for (let i = 0; i < blocks.length; i++) {
     const raw: unknown = blocks[i];
     if (!isObject(raw)) return undefined;
-    const block: Record<string, unknown> = { ...raw };
+    const block: BlockFields = { ...raw };
     switch (block.type) {
       case "text":
         if (typeof block.text !== "string") return undefined;
         if (block.channel !== undefined && block.channel !== "stdout" && block.channel !== "stderr")
           return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(undefined);
         break;
       case "json": {
@@ -73,13 +83,13 @@ export function splitHandlerResult(value: unknown): SplitResult | undefined {
           return undefined;
         }
         if (typeof text !== "string") return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(text);
         break;
       }
       case "image":
         if (!MIME_TYPES.has(block.mimeType) || typeof block.data !== "string") return undefined;
-        content.push(block as unknown as ContentBlock);
+        content.push(block as ContentBlock);
         jsonTexts.push(undefined);
         break;
       case "panel":
@@ -114,6 +124,52 @@ function isBatchValue(value: unknown): value is { results: unknown[] } {
   return true;
 }
 
+/** The pattern a result `code` must match to be kept (amendment A4); any other `code` is dropped. */
+export const RESULT_CODE_PATTERN = "^[a-z][a-z0-9_]{0,63}$";
+
+const RESULT_CODE = new RegExp(RESULT_CODE_PATTERN);
+
+/** True for a `code` dispatch keeps: a string matching `RESULT_CODE_PATTERN` (amendment A4). */
+export function isResultCode(value: unknown): value is string {
+  return typeof value === "string" && RESULT_CODE.test(value);
+}
+
+/** Longest `signal` name kept without counting it (POSIX names such as `SIGTERM` are far shorter). */
+const MAX_SIGNAL_NAME_LENGTH = 16;
+
+/**
+ * The fixed-shape fields of tool-api.md §8.2 whose size is bounded by their shape (`exitCode` a safe integer or
+ * null, `signal` a short upper-case name or null, `timedOut` a boolean): kept without counting toward the budget.
+ * Any other value of these fields is an ordinary field and counts.
+ */
+function isBoundedField(key: string, value: unknown): boolean {
+  switch (key) {
+    case "exitCode":
+      return value === null || Number.isSafeInteger(value);
+    case "signal":
+      return (
+        value === null ||
+        (typeof value === "string" && value.length <= MAX_SIGNAL_NAME_LENGTH && /^[A-Z0-9]+$/.test(value))
+      );
+    case "timedOut":
+      return typeof value === "boolean";
+    default:
+      return false;
+  }
+}
+
+/** Serialized size of `"key":value,` in UTF-8 bytes, or undefined when the value does not serialize. */
+function fieldBytes(key: string, value: unknown): number | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof text !== "string") return undefined;
+  return utf8Length(JSON.stringify(key)) + utf8Length(text) + 2;
+}
+
 const RESERVED: ReadonlySet<string> = new Set([
   "isError",
   "code",
@@ -127,8 +183,10 @@ const RESERVED: ReadonlySet<string> = new Set([
  * Output capping of tool-api.md §8.3 with the shared budget `cap`: text cut to whole code points, `json` kept or
  * replaced by a `[JSON preview] ` text, images uncounted (over 16 MiB decoded in total: `image_too_large`), panel
  * blocks passed through. An indexed batch result whose rows exceed `cap` becomes `output_budget_too_small` (§8.2).
- * `truncated`, `retainedBytes` and `observedBytes` are set when the result is truncated. Other result fields are
- * kept. Never mutates its input.
+ * Then (amendment A4) the other fields of the result share what content left of `cap`, in key order: a field whose
+ * serialization does not fit (or does not serialize) is dropped; the bounded §8.2 fields `exitCode`, `signal` and
+ * `timedOut` are kept when well-formed; `code` is kept only when it matches `RESULT_CODE_PATTERN`. `truncated`,
+ * `retainedBytes` and `observedBytes` are set when anything was cut or dropped. Never mutates its input.
  */
 export function capResult(result: CappableResult, cap: number): ToolResult {
   return capInto(result, cap, false);
@@ -147,7 +205,7 @@ export interface CappableResult {
 function jsonText(
   texts: ReadonlyArray<string | undefined> | undefined,
   i: number,
-  block: Record<string, unknown>,
+  block: BlockFields,
 ): string {
   return texts?.[i] ?? JSON.stringify(block.value) ?? "null";
 }
@@ -159,7 +217,7 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
   const jsonTexts = result.jsonTexts;
 
   for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Record<string, unknown>;
+    const block = blocks[i] as BlockFields;
     if (
       block.type === "json" &&
       isBatchValue(block.value) &&
@@ -177,8 +235,8 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
   // The blocks are copied only from the first replaced block on.
   let content: ContentBlock[] | undefined;
   for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Record<string, unknown>;
-    let kept: ContentBlock = block as unknown as ContentBlock;
+    const block = blocks[i] as BlockFields;
+    let kept: ContentBlock = block as ContentBlock;
     switch (block.type) {
       case "text": {
         const text = block.text as string;
@@ -190,7 +248,7 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
           const prefix = truncateUtf8(text, remaining);
           remaining -= utf8Length(prefix);
           cut = true;
-          kept = { ...block, text: prefix } as unknown as ContentBlock;
+          kept = { ...block, text: prefix } as ContentBlock;
         }
         break;
       }
@@ -230,22 +288,36 @@ export function capInto(result: CappableResult, cap: number, owned: boolean): To
 
   const finalContent = content ?? (owned ? (blocks as ContentBlock[]) : (blocks.slice() as ContentBlock[]));
   const code = fields !== undefined ? fields.code : result.code;
-  const out: ToolResult =
-    code === undefined
-      ? { isError: result.isError, content: finalContent }
-      : { isError: result.isError, code: code as string, content: finalContent };
+  const out: ToolResult = isResultCode(code)
+    ? { isError: result.isError, code, content: finalContent }
+    : { isError: result.isError, content: finalContent };
+  const contentBytes = cap - remaining;
   let handlerTruncated = false;
   let handlerObserved: number | undefined;
   if (fields !== undefined) {
+    // A4: the other fields share what content left of the budget, in key order.
     for (const key in fields) {
-      if (Object.hasOwn(fields, key) && !RESERVED.has(key)) setField(out, key, fields[key]);
+      if (!Object.hasOwn(fields, key) || RESERVED.has(key)) continue;
+      const value = fields[key];
+      if (value === undefined) continue;
+      if (isBoundedField(key, value)) {
+        setField(out, key, value);
+        continue;
+      }
+      const size = fieldBytes(key, value);
+      if (size !== undefined && size <= remaining) {
+        remaining -= size;
+        setField(out, key, value);
+      } else {
+        cut = true;
+      }
     }
     handlerTruncated = fields.truncated === true;
     if (typeof fields.observedBytes === "number") handlerObserved = fields.observedBytes;
   }
   if (handlerTruncated || cut) {
     out.truncated = true;
-    out.retainedBytes = cap - remaining + imageBase64;
+    out.retainedBytes = contentBytes + imageBase64;
     out.observedBytes = handlerObserved ?? observed;
   }
   return out;

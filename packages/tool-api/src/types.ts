@@ -1,3 +1,6 @@
+import type { InteractionContext, PanelContext, PanelDeclaration } from "@raw/panel";
+import type { RuleEffect } from "./rules.js";
+
 /** A predicate source a tool may declare in `condition_sources` / `conditionSources`. */
 export type ConditionSource = "arguments" | "effects";
 
@@ -69,17 +72,11 @@ export interface ToolResult extends ResultFields {
   [key: string]: unknown;
 }
 
-/** The panel context a host passes through to handlers (`panels.md` §6.1); the registry never calls it. */
-export interface ToolPanelsContext {
-  readonly protocol: 2;
-  update(panel: string, body: Record<string, unknown>): Promise<{ revision: number }>;
-  get(panel: string): { revision: number; document: unknown } | undefined;
-}
+/** The panel context a host passes through to handlers: `@raw/panel`'s `PanelContext` (`panels.md` §6.1). */
+export type ToolPanelsContext = PanelContext;
 
-/** The interaction context a host passes through to handlers (`panels.md` §13.1); the registry never calls it. */
-export interface ToolInteractionsContext {
-  request(input: { panel: string; document: unknown; timeout_ms?: number }): Promise<unknown>;
-}
+/** The interaction context a host passes through to handlers: `@raw/panel`'s `InteractionContext` (§13.1). */
+export type ToolInteractionsContext = InteractionContext;
 
 /**
  * The handler context (tool-api.md §4.4). It never holds the approval callback, the whitelist, `autoApprove`, the
@@ -102,20 +99,29 @@ export interface ToolHandlerContext {
   readonly interactions?: ToolInteractionsContext;
 }
 
-/** A tool handler (tool-api.md §4.1): receives the frozen arguments and the handler context. */
-export type ToolHandler = (args: any, context: ToolHandlerContext) => HandlerResult | Promise<HandlerResult>;
+/**
+ * A tool handler (tool-api.md §4.1): receives the frozen arguments and the handler context. `Args` is the type the
+ * input schema guarantees (default `unknown`: the handler checks what it reads).
+ */
+export type ToolHandler<Args = unknown> = (
+  args: Args,
+  context: ToolHandlerContext,
+) => HandlerResult | Promise<HandlerResult>;
 
 /** `validateArgs` (tool-api.md §4.2): `undefined` when valid, a string to reject. Synchronous. */
-export type ValidateArgs = (args: any) => string | undefined;
+export type ValidateArgs<Args = unknown> = (args: Args) => string | undefined;
 
 /** `describeEffects(args, { cwd })` (effects.md §3): synchronous, bounded, lexical. */
-export type DescribeEffects = (args: any, context: Readonly<{ cwd: string }>) => unknown;
+export type DescribeEffects<Args = unknown> = (args: Args, context: Readonly<{ cwd: string }>) => unknown;
 
-/** A normalized panel declaration (`panels.md` §2) as the registry stores it; the registry does not inspect it. */
-export type ToolPanelDeclaration = Readonly<Record<string, unknown>>;
+/** A normalized panel declaration (`panels.md` §2): `@raw/panel`'s `PanelDeclaration`; the registry does not inspect it. */
+export type ToolPanelDeclaration = PanelDeclaration;
 
-/** The in-memory record a registry holds for one tool (tool-api.md §6.1). */
-export interface ToolRegistration {
+/**
+ * The in-memory record a registry holds for one tool (tool-api.md §6.1). `Args` types the arguments `handler`,
+ * `validateArgs` and `describeEffects` receive (default `unknown`).
+ */
+export interface ToolRegistration<Args = unknown> {
   /** Model-facing name, unique in the registry. */
   name: string;
   /** Canonical identity; defaults to `name`. */
@@ -125,15 +131,15 @@ export interface ToolRegistration {
   /** Object schema of the arguments (§3). */
   inputSchema: Record<string, unknown>;
   /** The handler (§4.1). */
-  handler: ToolHandler;
+  handler: ToolHandler<Args>;
   /** Optional argument check run after the schema (§4.2). */
-  validateArgs?: ValidateArgs | undefined;
+  validateArgs?: ValidateArgs<Args> | undefined;
   /** Predicate sources; default `["arguments"]`. */
   conditionSources?: readonly ConditionSource[] | undefined;
   /** Object schema of the intended effects; present together with `describeEffects`. */
   effectsSchema?: Record<string, unknown> | undefined;
   /** The effects descriptor (effects.md §3). */
-  describeEffects?: DescribeEffects | undefined;
+  describeEffects?: DescribeEffects<Args> | undefined;
   /** Normalized panel declarations. */
   panels?: readonly ToolPanelDeclaration[] | undefined;
   /** True for owners that may write panels they never declared (MCP and ACP tools). */
@@ -259,8 +265,74 @@ export interface DispatchContext {
   autoApprove?: boolean | undefined;
   approvalTimeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
+  /** How long a running handler may still settle once the signal aborted (A5); overrides the registry default. */
+  handlerAbortGraceMs?: number | undefined;
   /** Host observer called in step 11 before the handler; exceptions ignored. */
   onStart?: ((info: DispatchObservation) => void) | undefined;
   /** Host observer called in step 12 once the handler settled; exceptions ignored. */
   onHandlerSettled?: ((info: DispatchObservation) => void) | undefined;
+  /**
+   * Host observer of the pipeline: called with each step of tool-api.md §7.2 as it happens (`DispatchStepEvent`);
+   * exceptions ignored; it cannot change the call. Dispatch builds no event when it is absent.
+   */
+  onStep?: ((event: DispatchStepEvent) => void) | undefined;
+}
+
+/** The steps of tool-api.md §7.2, by name; `abort_check` is steps 4 and 8 (the event's `number` tells which). */
+export type DispatchStepName =
+  | "exposure"
+  | "visibility"
+  | "validation"
+  | "abort_check"
+  | "snapshot"
+  | "effects"
+  | "policy"
+  | "pre_tool_use"
+  | "approval"
+  | "handler"
+  | "settle"
+  | "notify"
+  | "cap";
+
+/**
+ * How a step went: `ok` (passed; for `approval`, approved), `failed` (it ended the call with `code`), `skipped`
+ * (nothing to do: no descriptor, no gate, approval not needed, no notification port), `started` (the handler was
+ * invoked; its `ok`/`failed` event follows once it settled).
+ */
+export type DispatchStepStatus = "ok" | "failed" | "skipped" | "started";
+
+/** One step of a dispatch as it happens (`DispatchContext.onStep`); frozen. */
+export interface DispatchStepEvent {
+  readonly step: DispatchStepName;
+  /** The step's number in tool-api.md §7.2 (1–14). */
+  readonly number: number;
+  readonly status: DispatchStepStatus;
+  /** The result code, when the step ended the call (and on `cap`, the final result's code). */
+  readonly code?: string;
+  /** The result message, when the step ended the call. */
+  readonly message?: string;
+  /** `exposure`: the canonical identity of the tool. */
+  readonly identity?: string;
+  /** `visibility`, `policy`: the decision of the rules (`deny` when hidden; `allow` or `ask` at step 7). */
+  readonly decision?: RuleEffect;
+  /** `visibility`, `policy`: the index of the deciding rule, or `null` when no rule applied (tool-api.md §9.5). */
+  readonly ruleIndex?: number | null;
+  /** `visibility`, `policy`: whether the tool is hidden (§9.3). */
+  readonly hidden?: boolean;
+  /** `effects`: the frozen effects snapshot. */
+  readonly effects?: unknown;
+  /** `pre_tool_use`: the gate's block, when it answered with one. */
+  readonly blocked?: "denied" | "error";
+  /** `pre_tool_use`: the gate's reason, when it gave one. */
+  readonly reason?: string;
+  /** `handler` (started): the call's effective output cap, as the handler receives it (§8.3). */
+  readonly maxOutputBytes?: number;
+  /** `handler` (settled): milliseconds from invocation to settlement. */
+  readonly durationMs?: number;
+  /** `settle`: how many panel blocks went to the panel sink. */
+  readonly panelBlocks?: number;
+  /** `notify`: the post notification that was sent. */
+  readonly notification?: ToolNotificationEvent;
+  /** `cap`: whether the returned result is truncated. */
+  readonly truncated?: boolean;
 }

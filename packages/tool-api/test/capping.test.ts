@@ -17,17 +17,23 @@ async function run(
   outputLimit?: number,
 ) {
   const registry = createToolRegistry();
+  let budget: number | undefined;
   registry.register({
     name: "t",
     description: "d",
     inputSchema: { type: "object" },
-    handler: (_args, context) => ({ isError: false, content, ...extra, budget: context.maxOutputBytes }),
+    handler: (_args, context) => {
+      // The budget the handler received, reported next to the result (a result field would count toward it, A4).
+      budget = context.maxOutputBytes;
+      return { isError: false, content, ...extra };
+    },
     ...(outputLimit === undefined ? {} : { outputLimit }),
   });
-  return registry.dispatch(
+  const result = await registry.dispatch(
     { name: "t", arguments: {} },
     maxOutputBytes === undefined ? { cwd: "/" } : { cwd: "/", maxOutputBytes },
   );
+  return result.isError ? result : { ...result, budget };
 }
 
 /** Base64 data whose decoded size is exactly `bytes`. */

@@ -45,12 +45,12 @@ interface Harness {
 /** A touch tool with effects, and spies on every port, recording the order of steps. */
 function harness(
   options: ToolRegistryOptions = {},
-  patch: Partial<ToolRegistration> = {},
+  patch: Partial<ToolRegistration<{ paths: string[] }>> = {},
   wire: { gate?: boolean; notify?: boolean } = { gate: true, notify: true },
 ): Harness {
   const log: string[] = [];
   const seen: Record<string, unknown[]> = { args: [], effects: [] };
-  const registration: ToolRegistration = {
+  const registration: ToolRegistration<{ paths: string[] }> = {
     name: "touch",
     identity: "local/touch",
     description: "Creates files.",
@@ -144,8 +144,8 @@ describe("dispatch: the happy path and the order of steps (tool-api.md §7.2)", 
     await h.registry.dispatch(call(args), ctx());
     expect(Object.isFrozen(args)).toBe(false);
     expect(args).toEqual({ paths: ["a.txt"] });
-    const [validated, ...rest] = h.seen.args as unknown[];
-    expect(validated).toBe(args);
+    // A6: validateArgs receives the frozen snapshot too.
+    const rest = h.seen.args as unknown[];
     const frozen = rest[0];
     expect(frozen).not.toBe(args);
     expect(frozen).toEqual(args);
@@ -226,7 +226,7 @@ describe("dispatch steps 1–2: exposure and visibility", () => {
   });
 
   it("a later conditional ask does not un-hide; a later unconditional allow does", async () => {
-    const when = { source: "arguments", any: "note", regex: "." };
+    const when = { source: "arguments", any: "note", regex: "." } as const;
     const hidden = harness({
       rules: [
         { match: "*", effect: "deny" },
@@ -389,7 +389,7 @@ describe("dispatch steps 4–8: abort, snapshot, effects, conditional policy", (
   it("conditional policy on effects asks; otherwise allow runs without approval", async () => {
     const rules = [
       { match: "local/*", effect: "ask", when: { source: "effects", any: "files[*].path", regex: "secret" } },
-    ];
+    ] as const;
     const asked: string[] = [];
     const h = harness({ rules, approve: (r) => asked.push(r.name) === 0 });
     expect((await h.registry.dispatch(call({ paths: ["a"] }), ctx())).isError).toBe(false);

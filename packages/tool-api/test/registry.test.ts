@@ -121,7 +121,7 @@ describe("register (tool-api.md §6.2)", () => {
     const rules = [
       { match: "local/*", effect: "ask", when: { source: "effects", any: "files[*].path", regex: "x" } },
       { match: "builtin/*", effect: "ask", when: { source: "arguments", any: "missing", regex: "x" } },
-    ];
+    ] as const;
     const registry = createToolRegistry({ rules });
     expect(registerError(registry, reg({ identity: "local/echo" }))).toEqual([
       { code: "predicate_unbound", message: "when.source effects is unavailable in echo" },
@@ -141,7 +141,7 @@ describe("register (tool-api.md §6.2)", () => {
   it("binds: refuses an unreachable path, accepts a string path, ignores non-matching identities", () => {
     const rules = [
       { match: "builtin/*", effect: "ask", when: { source: "arguments", any: "missing", regex: "x" } },
-    ];
+    ] as const;
     const registry = createToolRegistry({ rules });
     expect(registerError(registry, reg({ identity: "builtin/echo" }))).toEqual([
       { code: "predicate_unbound", message: "when.any path does not resolve to a string in echo schema" },

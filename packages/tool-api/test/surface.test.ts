@@ -6,7 +6,9 @@ it("pins the public export names", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_MAX_OUTPUT_BYTES",
+      "DISPATCH_CODES",
       "DISPATCH_ERROR",
+      "DISPATCH_STEPS",
       "HANDLER_ABORT_GRACE_MS",
       "JSON_PREVIEW_PREFIX",
       "MAX_DESCRIPTION_BYTES",
@@ -14,6 +16,7 @@ it("pins the public export names", () => {
       "MAX_POLICY_CACHE_ENTRIES",
       "MAX_RULE_MATCH_BYTES",
       "REGISTRATION_INVALID",
+      "RESULT_CODE_PATTERN",
       "RULE_INVALID",
       "RULE_SHADOWED",
       "TOOL_API_VERSION",

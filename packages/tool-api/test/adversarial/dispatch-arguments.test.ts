@@ -15,7 +15,7 @@ import {
 import { compileObjectSchema } from "@raw/schema";
 import { expectNoPollution, hostileArguments, isDeepFrozen, MiB, retainedBytes } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
-import { createToolRegistry, type DispatchContext, type ToolRegistration } from "../../src/index.js";
+import { type AnyToolRegistration, createToolRegistry, type DispatchContext } from "../../src/index.js";
 import { expectContractResult } from "./contract-codes.js";
 
 const OPEN_SCHEMA = { type: "object" };
@@ -54,7 +54,7 @@ function registryWithTools(keep = true) {
     if (keep) seen.push({ tool, args, effects: context.effects });
     return { isError: false, content: [{ type: "text" as const, text: "ok" }] };
   };
-  const tools: ToolRegistration[] = [
+  const tools: AnyToolRegistration[] = [
     { name: "open", description: "Accepts any object.", inputSchema: OPEN_SCHEMA, handler: record("open") },
     {
       name: "strict",
@@ -263,7 +263,9 @@ describe("adversarial: approval is never granted by a click, an answer or a hook
         code: "approval_required",
         content: [{ type: "text", text: "approval required for guarded" }],
       });
-      const interactions = { request: async () => ({ status: "answered", answers: { approve: "yes" } }) };
+      const interactions = {
+        request: async () => ({ status: "answered" as const, answers: { approve: "yes" } }),
+      };
       expect((await registry.dispatch(call, { ...context, interactions })).code).toBe("approval_required");
       expect((await registry.dispatch(call, { ...context, approve: () => 0 })).code).toBe("approval_denied");
       expect((await registry.dispatch(call, { ...context, approve: () => Promise.resolve("") })).code).toBe(
