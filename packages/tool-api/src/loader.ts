@@ -11,7 +11,8 @@ import {
   sameFileSet,
 } from "./file-set.js";
 import { parseToolManifest, type ToolManifest } from "./manifest.js";
-import { defaultSnapshotCacheDir, materializeSnapshot } from "./snapshot.js";
+import { materializeSnapshot } from "./snapshot.js";
+import { defaultSnapshotCacheDir, ensurePrivateDir, sweepSnapshotCache } from "./snapshot-cache.js";
 import type { ToolRegistration } from "./types.js";
 
 /** A loader issue or warning: an `Issue` that also carries the selection id of its tool. */
@@ -33,7 +34,11 @@ export interface ToolSelection {
 
 /** Options shared by the folder loaders. */
 export interface LoadToolOptions {
-  /** Cache directory of the content-addressed copies (default `raw-tool-snapshots` under `os.tmpdir()`). */
+  /**
+   * Cache directory of the content-addressed copies, a private folder (created with mode 0700; refused when it is a
+   * link or another user's). Default: `tool-snapshots` under `$RAW_CACHE_DIR`, `$XDG_CACHE_HOME/raw` or
+   * `~/.cache/raw`.
+   */
   cacheDir?: string | undefined;
 }
 
@@ -308,16 +313,21 @@ async function run(
   for (const tool of passed) warnings.push(...tool.warnings);
   if (issues.length > 0) return { issues, warnings, tools: [] };
 
-  const cacheDir = options.cacheDir ?? defaultSnapshotCacheDir();
   const tools: LoadedTool[] = [];
+  let cache: Promise<string> | undefined;
+  const used = new Set<string>();
   for (const tool of passed) {
     const id = tool.selection.identity;
     const digest = sourceDigest(id, tool.fileSet.files, tool.parsed);
     let module: ImportedModule;
     let importDir = tool.folder;
     try {
-      if (tool.selection.snapshot)
-        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files);
+      if (tool.selection.snapshot) {
+        cache ??= ensurePrivateDir(options.cacheDir ?? defaultSnapshotCacheDir());
+        const cacheDir = await cache;
+        used.add(digest);
+        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files, tool.folder);
+      }
       const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
       module = (await import(url)) as ImportedModule;
     } catch (error) {
@@ -345,6 +355,10 @@ async function run(
         warnings: toolWarnings,
       }),
     );
+  }
+  if (cache !== undefined) {
+    const cacheDir = await cache.catch(() => undefined);
+    if (cacheDir !== undefined) await sweepSnapshotCache(cacheDir, used);
   }
   return { issues, warnings, tools: issues.length > 0 ? [] : tools };
 }

@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -99,7 +100,8 @@ describe("loadToolFolder (tool-api.md §5)", () => {
     const loaded = await loadToolFolder(dir, { identity: "local/touch", cacheDir });
     expect(loaded.identity).toBe("local/touch");
     expect(loaded.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(loaded.importDir).toBe(join(cacheDir, loaded.digest));
+    // The copy sits in the digest's home, at the place of the resolution mirror standing for the folder (A8).
+    expect(loaded.importDir).toBe(join(cacheDir, loaded.digest, "root", realpathSync(dir)));
     const { handler, validateArgs, ...fields } = loaded.registration;
     expect(typeof handler).toBe("function");
     expect(typeof validateArgs).toBe("function");
