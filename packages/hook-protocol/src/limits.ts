@@ -57,3 +57,12 @@ export const HOOK_KILL_GRACE_MS = 500;
 
 /** Delay after a stop after which the output streams are destroyed and the run settles regardless (hooks.md §9). */
 export const HOOK_SETTLE_GRACE_MS = 1500;
+
+/** Hook snapshots not used for this long are removed from the snapshot cache (amendment A8): 7 days. */
+export const MAX_HOOK_SNAPSHOT_CACHE_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** At most this many hook snapshots stay in the snapshot cache (each at most `MAX_HOOK_SNAPSHOT_BYTES`). */
+export const MAX_HOOK_SNAPSHOT_CACHE_ENTRIES = 64;
+
+/** A staging folder left behind (a crashed loader) is removed after this long: 1 hour. */
+export const HOOK_SNAPSHOT_STAGING_MAX_AGE_MS = 60 * 60 * 1000;
