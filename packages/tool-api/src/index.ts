@@ -19,6 +19,7 @@ export {
 } from "./limits.js";
 export { type LintableRule, lintRules, RULE_SHADOWED } from "./lint-rules.js";
 export {
+  type EntryImporter,
   type LoadedTool,
   type LoadToolFolderOptions,
   type LoadToolOptions,

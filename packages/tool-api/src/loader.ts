@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ContractError, type Issue, thrownMessage } from "@raw/schema";
+import { ContractError, type Issue, isContractError, thrownMessage } from "@raw/schema";
 import { MANIFEST_FILE, sourceDigest } from "./digest.js";
 import {
   type FolderFileSet,
@@ -40,7 +40,20 @@ export interface LoadToolOptions {
    * `~/.cache/raw`.
    */
   cacheDir?: string | undefined;
+  /**
+   * Imports an entry module for phase 2 (default: `import(url)` in this process). A host that must not run tool
+   * code in its own process (a CI validator) passes an importer that imports in a child process and resolves to a
+   * stand-in object with the same export types. A rejection with a `ContractError` becomes an issue with its code
+   * and message; any other rejection is `entry_load_failed`.
+   */
+  importEntry?: EntryImporter | undefined;
 }
+
+/** Imports one entry module (`url` is its file URL, carrying the digest as a query string). */
+export type EntryImporter = (
+  url: string,
+  tool: { identity: string; dir: string },
+) => Promise<Record<string, unknown>>;
 
 /** Options of `loadToolFolder` and `validateToolFolder`: the selection fields and the loader options. */
 export interface LoadToolFolderOptions extends LoadToolOptions {
@@ -329,8 +342,14 @@ async function run(
         importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files, tool.folder);
       }
       const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
-      module = (await import(url)) as ImportedModule;
+      module = options.importEntry
+        ? await options.importEntry(url, { identity: id, dir: tool.folder })
+        : ((await import(url)) as ImportedModule);
     } catch (error) {
+      if (isContractError(error)) {
+        issues.push(toolIssue(id, error.code, error.message));
+        continue;
+      }
       issues.push(
         toolIssue(
           id,
@@ -380,8 +399,8 @@ export async function loadToolFolders(
 
 /** Loads one tool folder (see `loadToolFolders`); throws a `ContractError`. */
 export async function loadToolFolder(dir: string, options: LoadToolFolderOptions = {}): Promise<LoadedTool> {
-  const { cacheDir, ...selection } = options;
-  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir });
+  const { cacheDir, importEntry, ...selection } = options;
+  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir, importEntry });
   return tool as LoadedTool;
 }
 
@@ -393,10 +412,10 @@ export async function validateToolFolder(
   dir: string,
   options: LoadToolFolderOptions = {},
 ): Promise<ToolFolderValidation> {
-  const { cacheDir, ...selection } = options;
+  const { cacheDir, importEntry, ...selection } = options;
   const id = selection.identity ?? basename(resolve(String(dir)));
   try {
-    const outcome = await run([{ ...selection, dir }], { cacheDir });
+    const outcome = await run([{ ...selection, dir }], { cacheDir, importEntry });
     return { ok: outcome.issues.length === 0, issues: outcome.issues, warnings: outcome.warnings };
   } catch (error) {
     const issue = toolIssue(
