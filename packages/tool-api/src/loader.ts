@@ -52,7 +52,7 @@ export interface LoadToolOptions {
 /** Imports one entry module (`url` is its file URL, carrying the digest as a query string). */
 export type EntryImporter = (
   url: string,
-  tool: { identity: string; dir: string },
+  tool: { identity: string; dir: string; manifest: ToolManifest },
 ) => Promise<Record<string, unknown>>;
 
 /** Options of `loadToolFolder` and `validateToolFolder`: the selection fields and the loader options. */
@@ -343,7 +343,7 @@ async function run(
       }
       const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
       module = options.importEntry
-        ? await options.importEntry(url, { identity: id, dir: tool.folder })
+        ? await options.importEntry(url, { identity: id, dir: tool.folder, manifest: tool.manifest })
         : ((await import(url)) as ImportedModule);
     } catch (error) {
       if (isContractError(error)) {

@@ -4,7 +4,7 @@ import { isContractError } from "@raw/schema";
 import { type LoadedTool, loadToolFolders, type ToolSelection } from "@raw/tool-api";
 import { bundledHooksRoot, bundledToolsRoot } from "./paths.js";
 import { type FileReport, locate } from "./report.js";
-import { validateTool } from "./validate-files.js";
+import { toolReport } from "./validate-files.js";
 
 /** The folder names of the bundled tools (folders of `tools/` holding a `tool.json`), sorted. */
 export function bundledToolNames(): string[] {
@@ -40,17 +40,29 @@ export async function loadTools(
     return { ok: true, tools: await loadToolFolders(selections) };
   } catch (error) {
     if (!isContractError(error)) throw error;
+    // The report is built from the loader's own issues: no folder is validated again and no entry is imported
+    // (tool-api.md §5.2 holds here as in the library).
+    const issues: Array<{ code: string; message: string; path?: string; tool?: string }> =
+      error.issues.length > 0 ? error.issues : [{ code: error.code, message: error.message }];
     const reports: FileReport[] = [];
-    for (const dir of localDirs) {
-      const report = await validateTool(resolve(cwd, dir), cwd);
-      if (!report.ok) reports.push(report);
+    const claimed = new Set<number>();
+    for (const selection of selections) {
+      const mine = issues.filter((issue, i) => {
+        if (issue.tool !== selection.identity || claimed.has(i)) return false;
+        claimed.add(i);
+        return true;
+      });
+      if (mine.length > 0) reports.push(await toolReport(selection.dir, cwd, mine));
     }
-    if (reports.length === 0) {
-      // Every folder is valid on its own: the failure is across tools (for example a duplicate name).
-      const issues = (
-        error.issues.length > 0 ? error.issues : [{ code: error.code, message: error.message }]
-      ).map((issue) => locate({ code: issue.code, message: issue.message }, undefined));
-      reports.push({ file: localDirs.join(", ") || "tools", kind: "tool", ok: false, issues, warnings: [] });
+    const rest = issues.filter((_, i) => !claimed.has(i));
+    if (rest.length > 0) {
+      reports.push({
+        file: localDirs.join(", ") || "tools",
+        kind: "tool",
+        ok: false,
+        issues: rest.map((issue) => locate({ code: issue.code, message: issue.message }, undefined)),
+        warnings: [],
+      });
     }
     return { ok: false, reports };
   }
