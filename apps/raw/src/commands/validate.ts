@@ -1,12 +1,10 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { choiceOption, parseCommandArgs, stringOption } from "../support/args.js";
-import { mapConcurrent } from "../support/concurrency.js";
 import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { type FileReport, formatReports, REPORT_FORMATS } from "../support/report.js";
+import { type FileReport, REPORT_FORMATS } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
-import { validatePath } from "../support/validate-files.js";
 
 /** How many paths name a tool folder (or its `tool.json`): how many entries will probably be imported. */
 function toolPathCount(paths: readonly string[], cwd: string): number {
@@ -48,6 +46,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   // The child processes start now, while this process loads the validators and reads the folders.
   const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
   try {
+    // The validators (Ajv and the contract packages) load while the child processes start.
+    const [{ mapConcurrent }, { validatePath }, { formatReports }] = await Promise.all([
+      import("../support/concurrency.js"),
+      import("../support/validate-files.js"),
+      import("../support/report.js"),
+    ]);
     // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
     const reports: FileReport[] = (
       await mapConcurrent(args.positionals, 8, (input) =>

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { ContractError } from "@raw/schema";
 import type { EntryImporter } from "@raw/tool-api";
 import { cliRoot } from "./paths.js";
 
@@ -196,6 +195,8 @@ export class EntryImportPool {
     this.fill();
     const outcome = await runImport(child, url, this.timeoutMs);
     await settle(child);
+    // Loaded only now: the child starts before this process loads the validators (`@raw/schema` holds Ajv).
+    const { ContractError } = await import("@raw/schema");
     const id = tool.identity;
     if (outcome.kind === "exited") {
       if (child.spawnError !== undefined) {
