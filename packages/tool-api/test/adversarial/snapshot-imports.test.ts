@@ -195,8 +195,8 @@ describe("A8: the snapshot cache is private, configurable, bounded and cleaned",
     expect(isContractError(error)).toBe(true);
     const result = await validateToolFolder(dir, { cacheDir: linked });
     expect(result.ok).toBe(false);
-    expect(result.issues[0]?.code).toBe("entry_load_failed");
-    expect(result.issues[0]?.message).toContain("snapshot cache");
+    expect(result.issues[0]?.code).toBe("snapshot_cache_unsafe");
+    expect(result.issues[0]?.message).toBe(`snapshot cache ${linked} is not a private folder: it is a symbolic link`);
   });
 
   it("removes stale snapshots and staging folders, and keeps the ones in use", async () => {
