@@ -196,7 +196,9 @@ describe("A8: the snapshot cache is private, configurable, bounded and cleaned",
     const result = await validateToolFolder(dir, { cacheDir: linked });
     expect(result.ok).toBe(false);
     expect(result.issues[0]?.code).toBe("snapshot_cache_unsafe");
-    expect(result.issues[0]?.message).toBe(`snapshot cache ${linked} is not a private folder: it is a symbolic link`);
+    expect(result.issues[0]?.message).toBe(
+      `snapshot cache ${linked} is not a private folder: it is a symbolic link`,
+    );
   });
 
   it("removes stale snapshots and staging folders, and keeps the ones in use", async () => {
