@@ -159,4 +159,30 @@ describe("raw validate imports entries in isolated child processes", () => {
     expect(JSON.parse(run.stdout).files[0].issues[0].code).toBe("manifest_json_invalid");
     expect(existsSync(marker)).toBe(false);
   });
+
+  it("an entry whose daemon keeps stdout open does not hang the run", () => {
+    const root = workspace();
+    const pidFile = join(root, "daemon.pid");
+    writeFileSync(
+      join(root, "good", "index.mjs"),
+      `import { spawn } from "node:child_process";\nimport { writeFileSync } from "node:fs";\n` +
+        `const child = spawn("setsid", ["sleep", "20"], { stdio: "inherit", detached: true });\n` +
+        `writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));\nchild.unref();\n${HANDLER}`,
+    );
+    try {
+      // A hang would end in the helper's 60 s kill: no status and no report.
+      const run = raw(["validate", "good", "--format", "json"], { cwd: root });
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout).ok).toBe(true);
+    } finally {
+      // The daemon left the validator's session (the documented limit): end it by its id.
+      if (existsSync(pidFile)) {
+        try {
+          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  });
 });
