@@ -8,6 +8,8 @@ export default defineConfig({
   // `node` start.
   entry: {
     bin: "src/bin.ts",
+    // The child process of `raw validate` that imports one tool entry: a small script of its own.
+    "validate-child": "src/validate-child.ts",
     "tools/write_file": "src/tools/write-file/index.ts",
     "tools/bash": "src/tools/bash/index.ts",
     "tools/todo": "src/tools/todo/index.ts",

@@ -63,3 +63,11 @@ export const MAX_SESSION_SWEEP_ROUNDS = 20;
 
 /** Pause between two rounds of a session sweep, so that killed processes can finish dying (A7). */
 export const SESSION_SWEEP_INTERVAL_MS = 10;
+/** Hook snapshots not used for this long are removed from the snapshot cache (amendment A8): 7 days. */
+export const MAX_HOOK_SNAPSHOT_CACHE_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** At most this many hook snapshots stay in the snapshot cache (each at most `MAX_HOOK_SNAPSHOT_BYTES`). */
+export const MAX_HOOK_SNAPSHOT_CACHE_ENTRIES = 64;
+
+/** A staging folder left behind (a crashed loader) is removed after this long: 1 hour. */
+export const HOOK_SNAPSHOT_STAGING_MAX_AGE_MS = 60 * 60 * 1000;

@@ -1,10 +1,10 @@
 import { open, realpath, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ContractError, deepFreeze, thrownMessage } from "@raw/schema";
 import { MAX_HOOK_MANIFEST_BYTES } from "./limits.js";
 import { type HookManifest, parseHookManifest } from "./manifest.js";
 import { inventoryDigest, takeInventory, writeSnapshot } from "./snapshot.js";
+import { ensurePrivateDir, rawCacheRoot, sweepSnapshotCache } from "./snapshot-cache.js";
 
 /** A loaded hook: its selection ID, its snapshot directory and its manifest with owned paths relocated into it. */
 export interface LoadedHook {
@@ -18,7 +18,10 @@ export interface LoadedHook {
 
 /** Options of `loadHookFolder`. */
 export interface LoadHookFolderOptions {
-  /** The snapshot cache directory chosen by the host (default `<os tmpdir>/raw-hook-snapshots`). */
+  /**
+   * The snapshot cache directory chosen by the host, a private folder (created with mode 0700; refused when it is a
+   * link or another user's). Default: `defaultSnapshotDir()`.
+   */
   snapshotDir?: string | undefined;
   /** The hook's selection ID used in messages (default: the folder name). */
   id?: string | undefined;
@@ -28,9 +31,9 @@ export interface LoadHookFolderOptions {
   expectedName?: string | undefined;
 }
 
-/** The default snapshot cache: `<os tmpdir>/raw-hook-snapshots`. */
+/** The default snapshot cache: `hook-snapshots` under `$RAW_CACHE_DIR`, `$XDG_CACHE_HOME/raw` or `~/.cache/raw`. */
 export function defaultSnapshotDir(): string {
-  return join(tmpdir(), "raw-hook-snapshots");
+  return join(rawCacheRoot(), "hook-snapshots");
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -147,7 +150,9 @@ export async function loadHookFolder(dir: string, options: LoadHookFolderOptions
     throw new ContractError("hook_changed_while_loading", `selected hook changed while loading: hook.json`);
   }
 
-  const snapshot = await writeSnapshot(options.snapshotDir ?? defaultSnapshotDir(), first, digest, id);
+  const cache = await ensurePrivateDir(options.snapshotDir ?? defaultSnapshotDir());
+  const snapshot = await writeSnapshot(cache, first, digest, id, folder);
+  await sweepSnapshotCache(cache, new Set([digest]));
   const relocate = (rel: string) => join(snapshot, rel);
   return deepFreeze({
     id,

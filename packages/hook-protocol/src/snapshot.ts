@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { chmod, lstat, mkdir, mkdtemp, open, readdir, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { chmod, lstat, mkdir, mkdtemp, open, readdir, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { ContractError } from "@raw/schema";
 import { MAX_HOOK_SNAPSHOT_BYTES, MAX_HOOK_SNAPSHOT_FILE_BYTES, MAX_HOOK_SNAPSHOT_FILES } from "./limits.js";
+import { layOutResolutionMirror, mirrorPath } from "./resolution-mirror.js";
 
 /** One entry of a folder inventory: a directory, or a regular file with its mode bits and bytes. */
 export type InventoryEntry =
@@ -145,8 +146,8 @@ async function verify(dir: string, digest: string, id: string): Promise<void> {
   }
 }
 
-async function stage(cache: string, entries: readonly InventoryEntry[]): Promise<string> {
-  const staging = await mkdtemp(join(cache, ".staging-"));
+async function stage(home: string, entries: readonly InventoryEntry[]): Promise<string> {
+  const staging = await mkdtemp(join(home, ".staging-"));
   try {
     await chmod(staging, 0o700);
     for (const entry of entries) {
@@ -167,17 +168,26 @@ async function stage(cache: string, entries: readonly InventoryEntry[]): Promise
 }
 
 /**
- * Writes (or reuses) the content-addressed copy `<cache>/<digest>/` of an inventory (hooks.md §6.1): an existing
- * copy is re-verified; a new one is staged in a fresh sibling directory, renamed into place (losing a race to an
- * identical copy is tolerated) and verified. Returns the snapshot directory.
+ * Writes (or reuses) the content-addressed copy of an inventory (hooks.md §6.1, amendment A8). The copy lives in
+ * the snapshot home `<cache>/<digest>/`, at the place of the resolution mirror that stands for the hook folder's
+ * real path `folder` (`<cache>/<digest>/root/<folder>`), so a Node.js hook resolves bare imports from its copy as
+ * from its original folder. An existing copy is re-verified; a new one is staged in a fresh directory of the home,
+ * renamed into place (losing a race to an identical concurrent snapshot is tolerated) and verified. `cache` must
+ * be an existing private directory. Returns the snapshot directory.
  */
 export async function writeSnapshot(
   cache: string,
   entries: readonly InventoryEntry[],
   digest: string,
   id: string,
+  folder: string,
 ): Promise<string> {
-  const target = join(cache, digest);
+  const home = join(cache, digest);
+  const target = mirrorPath(home, folder);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const now = new Date();
+  await utimes(home, now, now);
+  await layOutResolutionMirror(home, folder);
   let exists = true;
   try {
     await lstat(target);
@@ -186,8 +196,8 @@ export async function writeSnapshot(
     exists = false;
   }
   if (!exists) {
-    await mkdir(cache, { recursive: true, mode: 0o700 });
-    const staging = await stage(cache, entries);
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    const staging = await stage(home, entries);
     try {
       await rename(staging, target);
     } catch (error) {

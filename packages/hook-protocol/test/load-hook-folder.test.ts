@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { chmod, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { isContractError } from "@raw/schema";
 import { describe, expect, it } from "vitest";
 import { loadHookFolder, runHook } from "../src/index.js";
@@ -55,8 +55,10 @@ describe("loadHookFolder", () => {
     const hook = await loadHookFolder(folder, { snapshotDir: cache, id: "agent/guard" });
 
     expect(hook.id).toBe("agent/guard");
-    expect(dirname(hook.folder)).toBe(cache);
-    expect(basename(hook.folder)).toMatch(/^[0-9a-f]{64}$/);
+    // The copy sits in `<cache>/<digest>/`, at the place of the resolution mirror standing for the folder (A8).
+    const [digest] = await readdir(cache);
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(hook.folder).toBe(join(cache, digest as string, "root", await realpath(folder)));
     expect(hook.manifest).toEqual({
       protocol_version: 2,
       name: "guard",
@@ -69,7 +71,7 @@ describe("loadHookFolder", () => {
     expect(Object.isFrozen(hook.manifest.args)).toBe(true);
     expect(((await stat(join(hook.folder, "hook.sh"))).mode & 0o777).toString(8)).toBe("755");
     expect(((await stat(join(hook.folder, "lib"))).mode & 0o777).toString(8)).toBe("700");
-    expect(await readdir(cache)).toEqual([basename(hook.folder)]);
+    expect(await readdir(cache)).toEqual([digest]);
 
     const first = await runHook(hook, prePayload(folder));
     expect(first.message).toBe("v1 data");

@@ -1,3 +1,5 @@
+import { escapeDisplayText, stringifyForDisplay } from "@raw/schema";
+
 /** Longest argument text shown in an approval elicitation before it is shortened (bytes of JSON, approximately). */
 export const MAX_APPROVAL_ARGUMENT_CHARS = 8_192;
 
@@ -5,11 +7,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// TODO(A1): untrusted text (paths, arguments) must go through the one display-escaping function of amendment A1
-// once it exists in @raw/schema; until then values are shown as JSON strings, which escape C0 controls but not
-// C1 or bidirectional controls.
+/**
+ * Untrusted text (paths, arguments) as a client shows it: JSON through `stringifyForDisplay`, the one
+ * display-escaping function of amendment A1 (C0, C1, bidi and zero-width controls become `\uXXXX`).
+ */
 function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  try {
+    return stringifyForDisplay(value);
+  } catch {
+    return escapeDisplayText(String(value));
+  }
 }
 
 /** One line per intended effect: `<operation> <path>` for file effects, else the effect as JSON. Never shortened. */

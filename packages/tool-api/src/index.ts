@@ -14,6 +14,10 @@ export {
   MAX_IMAGE_BYTES,
   MAX_POLICY_CACHE_ENTRIES,
   MAX_RULE_MATCH_BYTES,
+  MAX_SNAPSHOT_CACHE_AGE_MS,
+  MAX_SNAPSHOT_CACHE_BYTES,
+  MAX_SNAPSHOT_CACHE_ENTRIES,
+  SNAPSHOT_STAGING_MAX_AGE_MS,
   TOOL_API_VERSION,
   TOOL_ENTRY_PATTERN,
   TOOL_ID_PATTERN,
@@ -22,6 +26,7 @@ export {
 } from "./limits.js";
 export { type LintableRule, lintRules, RULE_SHADOWED } from "./lint-rules.js";
 export {
+  type EntryImporter,
   type LoadedTool,
   type LoadToolFolderOptions,
   type LoadToolOptions,
@@ -73,6 +78,7 @@ export {
   type ToolRule,
 } from "./rules.js";
 export { ToolRuleSchema, ToolRulesSchema } from "./rules-schema.js";
+export { defaultSnapshotCacheDir, rawCacheRoot } from "./snapshot-cache.js";
 export type {
   ApprovalCallback,
   ApprovalRequest,

@@ -34,3 +34,15 @@ export const TOOL_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$";
 
 /** The manifest `entry` pattern: a `./` relative module path ending in `.mjs`, `.js` or `.cjs` (tool-api.md §2.1). */
 export const TOOL_ENTRY_PATTERN = "^\\./(?:[^/\\\\\\x00]+/)*[^/\\\\\\x00]+\\.(?:mjs|js|cjs)$";
+
+/** Snapshots not used for this long are removed from the snapshot cache (amendment A8): 7 days. */
+export const MAX_SNAPSHOT_CACHE_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** At most this many snapshots stay in the snapshot cache; the least recently used go first. */
+export const MAX_SNAPSHOT_CACHE_ENTRIES = 64;
+
+/** The snapshots of the cache together hold at most this many bytes (as recorded when they were written). */
+export const MAX_SNAPSHOT_CACHE_BYTES = 512 * 1024 * 1024;
+
+/** A staging folder left behind (a crashed loader) is removed after this long: 1 hour. */
+export const SNAPSHOT_STAGING_MAX_AGE_MS = 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ContractError, type Issue, thrownMessage } from "@raw/schema";
+import { ContractError, type Issue, isContractError, thrownMessage } from "@raw/schema";
 import { MANIFEST_FILE, sourceDigest } from "./digest.js";
 import {
   type FolderFileSet,
@@ -11,7 +11,8 @@ import {
   sameFileSet,
 } from "./file-set.js";
 import { parseToolManifest, type ToolManifest } from "./manifest.js";
-import { defaultSnapshotCacheDir, materializeSnapshot } from "./snapshot.js";
+import { materializeSnapshot } from "./snapshot.js";
+import { defaultSnapshotCacheDir, ensurePrivateDir, sweepSnapshotCache } from "./snapshot-cache.js";
 import type { ToolRegistration } from "./types.js";
 
 /** A loader issue or warning: an `Issue` that also carries the selection id of its tool. */
@@ -33,9 +34,26 @@ export interface ToolSelection {
 
 /** Options shared by the folder loaders. */
 export interface LoadToolOptions {
-  /** Cache directory of the content-addressed copies (default `raw-tool-snapshots` under `os.tmpdir()`). */
+  /**
+   * Cache directory of the content-addressed copies, a private folder (created with mode 0700; refused when it is a
+   * link or another user's). Default: `tool-snapshots` under `$RAW_CACHE_DIR`, `$XDG_CACHE_HOME/raw` or
+   * `~/.cache/raw`.
+   */
   cacheDir?: string | undefined;
+  /**
+   * Imports an entry module for phase 2 (default: `import(url)` in this process). A host that must not run tool
+   * code in its own process (a CI validator) passes an importer that imports in a child process and resolves to a
+   * stand-in object with the same export types. A rejection with a `ContractError` becomes an issue with its code
+   * and message; any other rejection is `entry_load_failed`.
+   */
+  importEntry?: EntryImporter | undefined;
 }
+
+/** Imports one entry module (`url` is its file URL, carrying the digest as a query string). */
+export type EntryImporter = (
+  url: string,
+  tool: { identity: string; dir: string; manifest: ToolManifest },
+) => Promise<Record<string, unknown>>;
 
 /** Options of `loadToolFolder` and `validateToolFolder`: the selection fields and the loader options. */
 export interface LoadToolFolderOptions extends LoadToolOptions {
@@ -308,19 +326,30 @@ async function run(
   for (const tool of passed) warnings.push(...tool.warnings);
   if (issues.length > 0) return { issues, warnings, tools: [] };
 
-  const cacheDir = options.cacheDir ?? defaultSnapshotCacheDir();
   const tools: LoadedTool[] = [];
+  let cache: Promise<string> | undefined;
+  const used = new Set<string>();
   for (const tool of passed) {
     const id = tool.selection.identity;
     const digest = sourceDigest(id, tool.fileSet.files, tool.parsed);
     let module: ImportedModule;
     let importDir = tool.folder;
     try {
-      if (tool.selection.snapshot)
-        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files);
+      if (tool.selection.snapshot) {
+        cache ??= ensurePrivateDir(options.cacheDir ?? defaultSnapshotCacheDir());
+        const cacheDir = await cache;
+        used.add(digest);
+        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files, tool.folder);
+      }
       const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
-      module = (await import(url)) as ImportedModule;
+      module = options.importEntry
+        ? await options.importEntry(url, { identity: id, dir: tool.folder, manifest: tool.manifest })
+        : ((await import(url)) as ImportedModule);
     } catch (error) {
+      if (isContractError(error)) {
+        issues.push(toolIssue(id, error.code, error.message));
+        continue;
+      }
       issues.push(
         toolIssue(
           id,
@@ -346,6 +375,10 @@ async function run(
       }),
     );
   }
+  if (cache !== undefined) {
+    const cacheDir = await cache.catch(() => undefined);
+    if (cacheDir !== undefined) await sweepSnapshotCache(cacheDir, used);
+  }
   return { issues, warnings, tools: issues.length > 0 ? [] : tools };
 }
 
@@ -366,8 +399,8 @@ export async function loadToolFolders(
 
 /** Loads one tool folder (see `loadToolFolders`); throws a `ContractError`. */
 export async function loadToolFolder(dir: string, options: LoadToolFolderOptions = {}): Promise<LoadedTool> {
-  const { cacheDir, ...selection } = options;
-  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir });
+  const { cacheDir, importEntry, ...selection } = options;
+  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir, importEntry });
   return tool as LoadedTool;
 }
 
@@ -379,10 +412,10 @@ export async function validateToolFolder(
   dir: string,
   options: LoadToolFolderOptions = {},
 ): Promise<ToolFolderValidation> {
-  const { cacheDir, ...selection } = options;
+  const { cacheDir, importEntry, ...selection } = options;
   const id = selection.identity ?? basename(resolve(String(dir)));
   try {
-    const outcome = await run([{ ...selection, dir }], { cacheDir });
+    const outcome = await run([{ ...selection, dir }], { cacheDir, importEntry });
     return { ok: outcome.issues.length === 0, issues: outcome.issues, warnings: outcome.warnings };
   } catch (error) {
     const issue = toolIssue(

@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type FolderFile, readFolderFileSet, sameBytes } from "./file-set.js";
+import { layOutResolutionMirror, mirrorPath } from "./resolution-mirror.js";
+import { SNAPSHOT_SIZE_FILE } from "./snapshot-cache.js";
 
-/** The default cache directory of tool snapshots: `raw-tool-snapshots` under `os.tmpdir()`. */
-export function defaultSnapshotCacheDir(): string {
-  return join(tmpdir(), "raw-tool-snapshots");
-}
+export { defaultSnapshotCacheDir } from "./snapshot-cache.js";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -36,25 +34,47 @@ async function verifyCopy(dir: string, files: readonly FolderFile[]): Promise<bo
   }
 }
 
+/** Records in the snapshot home the byte size of its largest copy (what the cache sweep counts). */
+async function recordSize(home: string, files: readonly FolderFile[]): Promise<void> {
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const path = join(home, SNAPSHOT_SIZE_FILE);
+  let recorded = 0;
+  try {
+    recorded = Number((await readFile(path, "utf8")).trim()) || 0;
+  } catch {
+    // First copy of this digest.
+  }
+  if (bytes > recorded) await writeFile(path, `${bytes}\n`, { mode: 0o600 });
+}
+
 /**
- * Materializes the content-addressed copy `<cacheDir>/<digest>` of a tool folder from the bytes that were
- * validated (tool-api.md §5.4). An existing copy is verified file by file before reuse and rebuilt when it differs.
- * The copy is written to a private temporary directory first and renamed into place. Returns its path.
+ * Materializes the content-addressed copy of a tool folder from the bytes that were validated (tool-api.md §5.4,
+ * amendment A8). The copy lives in the snapshot home `<cacheDir>/<digest>/`, at the place of the resolution mirror
+ * that stands for the folder's real path `folder` (`<cacheDir>/<digest>/root/<folder>`), so bare imports from the
+ * copy resolve as from the original folder. An existing copy is verified file by file before reuse and rebuilt when
+ * it differs. The copy is written to a private staging directory first and renamed into place. `cacheDir` must be
+ * an existing private directory (`ensurePrivateDir`). Returns the copy's path.
  */
 export async function materializeSnapshot(
   cacheDir: string,
   digest: string,
   files: readonly FolderFile[],
+  folder: string,
 ): Promise<string> {
-  const target = join(cacheDir, digest);
+  const home = join(cacheDir, digest);
+  const target = mirrorPath(home, folder);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const now = new Date();
+  await utimes(home, now, now);
+  await layOutResolutionMirror(home, folder);
+  await recordSize(home, files);
   if ((await exists(target)) && (await verifyCopy(target, files))) return target;
-  await mkdir(cacheDir, { recursive: true });
-  const staging = join(cacheDir, `.${digest}.${process.pid}.${randomUUID()}`);
+  const staging = join(home, `.staging-${process.pid}-${randomUUID()}`);
   try {
-    await mkdir(staging, { recursive: true });
+    await mkdir(staging, { mode: 0o700 });
     for (const file of files) {
       const path = join(staging, ...file.relpath.split("/"));
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await writeFile(path, file.bytes);
       await chmod(path, file.mode);
     }

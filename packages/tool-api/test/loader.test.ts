@@ -4,13 +4,14 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isContractError } from "@raw/schema";
+import { ContractError, isContractError } from "@raw/schema";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { readFolderFileSet, sameFileSet } from "../src/file-set.js";
 import {
@@ -99,7 +100,8 @@ describe("loadToolFolder (tool-api.md §5)", () => {
     const loaded = await loadToolFolder(dir, { identity: "local/touch", cacheDir });
     expect(loaded.identity).toBe("local/touch");
     expect(loaded.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(loaded.importDir).toBe(join(cacheDir, loaded.digest));
+    // The copy sits in the digest's home, at the place of the resolution mirror standing for the folder (A8).
+    expect(loaded.importDir).toBe(join(cacheDir, loaded.digest, "root", realpathSync(dir)));
     const { handler, validateArgs, ...fields } = loaded.registration;
     expect(typeof handler).toBe("function");
     expect(typeof validateArgs).toBe("function");
@@ -466,6 +468,38 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
         code: "panel_icon_unknown",
         message: '/panels/0: unknown icon "rocket" falls back to "panel"',
         tool: "agent/icons",
+      },
+    ]);
+  });
+
+  it("imports through importEntry when given: its stand-in is checked, a ContractError becomes an issue", async () => {
+    const marker = join(base, `marker-i-${counter}`);
+    const dir = tool("viaimporter", { entry: markerEntry(marker) });
+    const seen: Array<{ url: string; identity: string }> = [];
+    const ok = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async (url, info) => {
+        seen.push({ url, identity: info.identity });
+        return { handler: () => undefined };
+      },
+    });
+    expect(ok).toEqual({ ok: true, issues: [], warnings: [] });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toMatch(/^file:\/\/.*\/index\.mjs\?digest=[0-9a-f]{64}$/);
+    expect(existsSync(marker)).toBe(false);
+    const missing = await validateToolFolder(dir, { cacheDir, importEntry: async () => ({}) });
+    expect(missing.issues.map((i) => i.code)).toEqual(["handler_invalid"]);
+    const exited = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async () => {
+        throw new ContractError("entry_exited", "selected tool entry ended the process: viaimporter");
+      },
+    });
+    expect(exited.issues).toEqual([
+      {
+        code: "entry_exited",
+        message: "selected tool entry ended the process: viaimporter",
+        tool: "viaimporter",
       },
     ]);
   });

@@ -1,9 +1,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
+import { displayLine } from "../support/present.js";
+import { parseRules } from "@raw/tool-api";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
+import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { formatText } from "../support/report.js";
 import { type Approver, openSession } from "../support/session.js";
@@ -20,6 +22,49 @@ export async function sessionCwd(value: string | undefined, cwd: string): Promis
     // Reported below.
   }
   throw new CliFailure("cwd_missing", `${value ?? dir} is not a folder`);
+}
+
+/**
+ * The rules of `raw call` without `--rules`: ask before the bundled tools that change files or run commands (a safe
+ * default; `--rules` replaces them, `--approve yes|no` answers the question).
+ */
+export const DEFAULT_CALL_RULES: ReadonlyArray<{ match: string; effect: "ask" }> = [
+  { match: "builtin/write_file", effect: "ask" },
+  { match: "builtin/bash", effect: "ask" },
+];
+
+/** The label of the default rules in a trace (`rule 0 at <label>:1:1: ...`). */
+export const DEFAULT_CALL_RULES_FILE = "(default rules of raw call)";
+
+/** `DEFAULT_CALL_RULES` as a rules input: rule `i` is shown at line `i + 1` of the label. */
+export function defaultCallRules(): RulesInput {
+  const parsed = parseRules(DEFAULT_CALL_RULES);
+  if (!parsed.ok) throw new Error("the default rules of raw call are invalid");
+  return {
+    file: DEFAULT_CALL_RULES_FILE,
+    rules: parsed.rules,
+    raw: DEFAULT_CALL_RULES,
+    positionOf: (pointer) => ({ line: Number(pointer.split("/")[1] ?? 0) + 1, column: 1 }),
+  };
+}
+
+/** Which folders a call runs from: each `--tool` and `--hook` selection with its real folder. */
+export interface LoadedFolder {
+  kind: "tool" | "hook";
+  id: string;
+  folder: string;
+  bundled: boolean;
+}
+
+/** The text lines naming the real folder of each `--tool` and `--hook` selection, before the call's header. */
+function loadedText(folders: readonly LoadedFolder[]): string {
+  // Ids and paths come from the command line and the file system: each is one escaped screen line (A1).
+  return folders
+    .map(
+      (f) =>
+        `using ${f.kind} ${displayLine(f.id)} from ${displayLine(f.folder)}${f.bundled ? " (bundled)" : ""}\n`,
+    )
+    .join("");
 }
 
 /**
@@ -50,7 +95,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const callArgs = await jsonOption(argsValue, "args", here, usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
-  let rules: RulesInput | undefined;
+  let rules: RulesInput = defaultCallRules();
   const rulesPath = stringOption(args, "rules");
   if (rulesPath !== undefined) {
     const loaded = await loadRulesFile(rulesPath, here);
@@ -70,6 +115,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(formatText(hooks.reports));
     return EXIT_FAILURE;
   }
+  const folders: LoadedFolder[] = [
+    ...tools.tools
+      .filter((tool) => !tool.identity.startsWith("builtin/"))
+      .map((tool) => ({ kind: "tool" as const, id: tool.identity, folder: tool.dir, bundled: false })),
+    ...hooks.sources.map((hook: HookSource) => ({ kind: "hook" as const, ...hook })),
+  ];
 
   let terminal: Terminal | undefined;
   const term = (): Terminal => {
@@ -108,9 +159,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   try {
     const tool = session.resolveName(args.positionals[0] as string);
-    if (format === "text") io.stdout.write(callHeader(tool, callArgs));
+    if (format === "text") io.stdout.write(`${loadedText(folders)}${callHeader(tool, callArgs)}`);
     const trace = await session.call(tool, callArgs, { signal: controller.signal });
-    if (format === "json") io.stdout.write(`${stringifyForDisplay(traceJson(trace), 2)}\n`);
+    if (format === "json") {
+      io.stdout.write(`${stringifyForDisplay({ ...traceJson(trace), folders }, 2)}\n`);
+    }
     return trace.result.isError ? EXIT_FAILURE : EXIT_OK;
   } finally {
     process.off("SIGINT", onSigint);

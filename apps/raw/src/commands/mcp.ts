@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createHookDispatcher, type HookDispatcher, type LoadedHook } from "@raw/hook-protocol";
 import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
 import { createPanelHost } from "@raw/panel";
-import { isContractError } from "@raw/schema";
+import { isContractError, stringifyForDisplay } from "@raw/schema";
 import {
   createToolRegistry,
   type PreToolUseAnswer,
@@ -14,6 +14,7 @@ import {
 import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
+import { displayLine } from "../support/present.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { formatText } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
@@ -119,8 +120,9 @@ async function mountCommand(
       stderr: "inherit",
       toolName: (tool) => tool,
       connectTimeoutMs: MCP_CLI_CONNECT_TIMEOUT_MS,
-      // TODO(A1): warning messages quote server-supplied names; route them through the A1 escaping function.
-      onWarning: (warning) => process.stderr.write(`raw mcp: ${warning.code}: ${warning.message}\n`),
+      // Warning messages quote server-supplied names: one escaped line each (A1).
+      onWarning: (warning) =>
+        process.stderr.write(`raw mcp: ${displayLine(warning.code)}: ${displayLine(warning.message)}\n`),
       ...(onChange === undefined ? {} : { onToolsChanged: onChange }),
       ...(trace === undefined
         ? {}
@@ -161,14 +163,14 @@ async function tools(argv: string[], io: CliIo): Promise<number> {
         })}\n`,
       );
     } else {
-      // TODO(A1): tool names are validated (A-Z a-z 0-9 . _ -), but skipped entries' messages are server text.
+      // Tool names are validated (A-Z a-z 0-9 . _ -); skipped entries' messages are server text, escaped (A1).
       io.stdout.write(`server ${mount.server}\n`);
       for (const tool of mount.tools) {
         const hints = tool.annotations?.readOnlyHint === true ? "  (server says: read-only)" : "";
         io.stdout.write(`  ${tool.identity}${hints}\n`);
       }
       for (const skip of mount.skipped)
-        io.stdout.write(`  skipped ${JSON.stringify(skip.tool)}: ${skip.code}\n`);
+        io.stdout.write(`  skipped ${stringifyForDisplay(skip.tool)}: ${displayLine(skip.code)}\n`);
     }
   } finally {
     await mount.close();

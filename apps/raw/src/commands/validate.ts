@@ -1,23 +1,66 @@
-import { choiceOption, parseCommandArgs } from "../support/args.js";
-import { mapConcurrent } from "../support/concurrency.js";
-import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
-import { type FileReport, formatReports, REPORT_FORMATS } from "../support/report.js";
+import { existsSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { choiceOption, parseCommandArgs, stringOption } from "../support/args.js";
+import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { type FileReport, REPORT_FORMATS } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
-import { validatePath } from "../support/validate-files.js";
+
+/** How many paths name a tool folder (or its `tool.json`): how many entries will probably be imported. */
+function toolPathCount(paths: readonly string[], cwd: string): number {
+  let count = 0;
+  for (const input of paths) {
+    const path = resolve(cwd, input);
+    if (basename(path) === "tool.json" || existsSync(join(path, "tool.json"))) count++;
+  }
+  return count;
+}
+
+/** `--timeout <ms>`: a positive whole number of milliseconds. */
+function timeoutOption(value: string | undefined, usage: string): number {
+  if (value === undefined) return ENTRY_IMPORT_TIMEOUT_MS;
+  const ms = Number(value);
+  if (!/^[1-9][0-9]{0,8}$/.test(value) || !Number.isSafeInteger(ms)) {
+    throw new UsageError(
+      `--timeout must be a whole number of milliseconds, got ${JSON.stringify(value)}`,
+      usage,
+    );
+  }
+  return ms;
+}
 
 /**
- * `raw validate <path...> [--format text|json|github]`: validates every path in one run (tool folders, hook
- * folders, rules files, panel documents, policy cases) and exits 1 when any has an error.
+ * `raw validate <path...> [--format text|json|github] [--timeout <ms>]`: validates every path in one run (tool
+ * folders, hook folders, rules files, panel documents, policy cases) and exits 1 when any has an error. Tool entries
+ * are imported for the export checks in child processes of their own (`EntryImportPool`), never in this process.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const usage = usageOf("validate");
-  const args = parseCommandArgs(argv, { format: { type: "string" } }, usage, { min: 1, max: Infinity });
+  const args = parseCommandArgs(argv, { format: { type: "string" }, timeout: { type: "string" } }, usage, {
+    min: 1,
+    max: Infinity,
+  });
   const format = choiceOption(args, "format", REPORT_FORMATS, "text", usage);
+  const timeoutMs = timeoutOption(stringOption(args, "timeout"), usage);
   const cwd = cwdOf(io);
-  // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
-  const reports: FileReport[] = (
-    await mapConcurrent(args.positionals, 8, (input) => validatePath(input, cwd))
-  ).flat();
-  io.stdout.write(formatReports(reports, format));
-  return reports.every((r) => r.ok) ? EXIT_OK : EXIT_FAILURE;
+  // The child processes start now, while this process loads the validators and reads the folders.
+  const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
+  try {
+    // The validators (Ajv and the contract packages) load while the child processes start.
+    const [{ mapConcurrent }, { validatePath }, { formatReports }] = await Promise.all([
+      import("../support/concurrency.js"),
+      import("../support/validate-files.js"),
+      import("../support/report.js"),
+    ]);
+    // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
+    const reports: FileReport[] = (
+      await mapConcurrent(args.positionals, 8, (input) =>
+        validatePath(input, cwd, { importEntry: pool.importEntry }),
+      )
+    ).flat();
+    io.stdout.write(formatReports(reports, format));
+    return reports.every((r) => r.ok) ? EXIT_OK : EXIT_FAILURE;
+  } finally {
+    pool.close();
+  }
 }

@@ -2,7 +2,7 @@ import { basename, resolve } from "node:path";
 import { type LoadedHook, loadHookFolder } from "@raw/hook-protocol";
 import { isContractError } from "@raw/schema";
 import { parseRules, type ToolRule } from "@raw/tool-api";
-import { hookFolder } from "./bundled.js";
+import { hookFolder, realFolder } from "./bundled.js";
 import { displayPath, readJsonFile } from "./files.js";
 import type { SourcePosition } from "./json-source.js";
 import { type FileReport, locate } from "./report.js";
@@ -56,21 +56,30 @@ export function ruleAt(
   return { rule: input.raw[index], location: `${input.file}:${line}:${column}` };
 }
 
+/** Where a loaded `--hook` came from: its selection id, the real folder and whether it is a bundled hook. */
+export interface HookSource {
+  id: string;
+  folder: string;
+  bundled: boolean;
+}
+
 /**
- * Loads the `--hook` folders in order with the selection ids `local/<folder name>` (hooks.md §2). A folder that
- * does not load yields its validation report.
+ * Loads the `--hook` folders in order with the selection ids `local/<folder name>` (hooks.md §2): a bundled hook by
+ * its name, any other folder by its path (`hookFolder`). A folder that does not load yields its validation report.
  */
 export async function loadHookFolders(
   values: readonly string[],
   cwd: string,
-): Promise<{ ok: true; hooks: LoadedHook[] } | { ok: false; reports: FileReport[] }> {
+): Promise<{ ok: true; hooks: LoadedHook[]; sources: HookSource[] } | { ok: false; reports: FileReport[] }> {
   const hooks: LoadedHook[] = [];
+  const sources: HookSource[] = [];
   const reports: FileReport[] = [];
   for (const value of values) {
-    const dir = hookFolder(value, cwd);
+    const { dir, bundled } = hookFolder(value, cwd);
     const id = `local/${basename(dir)}`;
     try {
       hooks.push(await loadHookFolder(dir, { id }));
+      sources.push({ id, folder: realFolder(dir), bundled });
     } catch (error) {
       if (!isContractError(error)) throw error;
       const report = await validateHook(dir, cwd, id);
@@ -82,5 +91,5 @@ export async function loadHookFolders(
       reports.push(report);
     }
   }
-  return reports.length > 0 ? { ok: false, reports } : { ok: true, hooks };
+  return reports.length > 0 ? { ok: false, reports } : { ok: true, hooks, sources };
 }

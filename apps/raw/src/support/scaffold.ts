@@ -49,12 +49,25 @@ export function toolScaffold(id: string): Scaffold {
     },
   };
   const index = `// A raw.tool-api/2 tool: tool.json describes it, this module implements it.
-import { appendFile, mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { constants } from "node:fs";
+import { mkdir, open, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Line breaks a line must not hold: LF, VT, FF, CR, NEL, LINE and PARAGRAPH SEPARATOR. */
+const LINE_BREAK = /[\\n\\v\\f\\r\\u0085\\u2028\\u2029]/;
+
+/** True when \`path\` lies strictly inside the folder \`root\`. */
+function inside(root, path) {
+  const rel = relative(root, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(\`..\${sep}\`) && !isAbsolute(rel);
+}
 
 /** Checks what the JSON Schema cannot express: return a message to reject the arguments, undefined to accept. */
 export function validateArgs(args) {
-  return /[\\r\\n]/.test(args.line) ? "line must not contain a line break" : undefined;
+  if (isAbsolute(args.path) || args.path.split(/[\\\\/]/).includes("..")) {
+    return "path must be relative to the working directory and stay under it (no .. segments)";
+  }
+  return LINE_BREAK.test(args.line) ? "line must not contain a line break" : undefined;
 }
 
 /** The intended effects, computed before policy: synchronous and lexical (it never touches the disk). */
@@ -62,32 +75,61 @@ export function describeEffects(args, { cwd }) {
   return { files: [{ path: resolve(cwd, args.path), operation: "write" }] };
 }
 
-/** Runs an approved call. \`args\` is frozen; \`context.effects\` is the snapshot hooks and approval saw. */
+function failure(code, text) {
+  return { isError: true, code, content: [{ type: "text", text }] };
+}
+
+/**
+ * Runs an approved call. \`args\` is frozen; \`context.effects\` is the snapshot hooks and approval saw. Every folder
+ * on the way and the file itself must stay under the working directory once links are followed, and the file must
+ * be a regular file: a link out of the folder, a FIFO or a device is refused, never written.
+ */
 export async function handler(args, context) {
-  const path = resolve(context.cwd, args.path);
-  const text = \`\${args.line}\\n\`;
+  const refused = validateArgs(args);
+  if (refused !== undefined) return failure("path_outside", \`cannot write \${args.path}: \${refused}\`);
+  let handle;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await appendFile(path, text);
+    const root = await realpath(context.cwd);
+    const target = resolve(root, args.path);
+    if (!inside(root, target)) return failure("path_outside", \`cannot write \${args.path}: outside the working directory\`);
+    let folder = root;
+    for (const part of relative(root, dirname(target)).split(sep).filter(Boolean)) {
+      await mkdir(join(folder, part)).catch((error) => {
+        if (error?.code !== "EEXIST") throw error;
+      });
+      folder = await realpath(join(folder, part));
+      if (!inside(root, folder)) return failure("path_outside", \`cannot write \${args.path}: outside the working directory\`);
+    }
+    const flags =
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+    handle = await open(join(folder, basename(target)), flags, 0o666);
+    if (!(await handle.stat()).isFile()) return failure("not_regular_file", \`cannot write \${args.path}: not a regular file\`);
+    const text = \`\${args.line}\\n\`;
+    await handle.appendFile(text);
+    const bytes = Buffer.byteLength(text);
+    return { isError: false, content: [{ type: "text", text: \`appended \${bytes} bytes to \${args.path}\` }] };
   } catch (error) {
-    const reason = error?.code ?? String(error?.message ?? error);
-    return { isError: true, code: "write_failed", content: [{ type: "text", text: \`cannot write \${args.path}: \${reason}\` }] };
+    const reason = error?.code === "ELOOP" ? "it is a symbolic link" : (error?.code ?? String(error?.message ?? error));
+    return failure("write_failed", \`cannot write \${args.path}: \${reason}\`);
+  } finally {
+    await handle?.close();
   }
-  const bytes = Buffer.byteLength(text);
-  return { isError: false, content: [{ type: "text", text: \`appended \${bytes} bytes to \${args.path}\` }] };
 }
 `;
   const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npx raw validate <this folder>
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { describeEffects, handler, validateArgs } from "./index.mjs";
 
-test("validateArgs accepts one line and rejects a line break", () => {
+test("validateArgs accepts one line under the working directory and rejects a line break or a way out", () => {
   assert.equal(validateArgs({ path: "notes.txt", line: "hello" }), undefined);
   assert.equal(validateArgs({ path: "notes.txt", line: "a\\nb" }), "line must not contain a line break");
+  assert.equal(validateArgs({ path: "notes.txt", line: "a\\u2028b" }), "line must not contain a line break");
+  assert.match(validateArgs({ path: "../outside.txt", line: "x" }), /stay under it/);
+  assert.match(validateArgs({ path: "/etc/outside.txt", line: "x" }), /stay under it/);
 });
 
 test("describeEffects names the absolute, normalized path", () => {
@@ -108,6 +150,9 @@ test("handler appends the line", async () => {
       content: [{ type: "text", text: "appended 6 bytes to notes/today.txt" }],
     });
     assert.equal(await readFile(join(cwd, "notes", "today.txt"), "utf8"), "hello\\n");
+    await symlink(tmpdir(), join(cwd, "out"));
+    const escaped = await handler(Object.freeze({ path: "out/escaped.txt", line: "x" }), { cwd, maxOutputBytes: 65536 });
+    assert.equal(escaped.code, "path_outside");
   } finally {
     await rm(cwd, { recursive: true, force: true });
   }

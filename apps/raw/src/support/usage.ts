@@ -15,7 +15,7 @@ export type CommandName =
 /** Usage and a one-line summary of each command (what `raw --help` and usage errors print). */
 export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> = {
   validate: {
-    usage: "raw validate <path...> [--format text|json|github]",
+    usage: "raw validate <path...> [--format text|json|github] [--timeout <ms>]",
     summary: "check tool folders, hook folders, rules files, panel documents and policy cases",
   },
   schema: {

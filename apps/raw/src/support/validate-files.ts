@@ -1,5 +1,6 @@
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
 import { displayPath, readJsonFile, readTextFile } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
@@ -13,6 +14,9 @@ const TOOL_ANCHORS: Readonly<Record<string, string>> = {
   entry_missing: "/entry",
   entry_escape: "/entry",
   entry_load_failed: "/entry",
+  entry_exited: "/entry",
+  entry_timeout: "/entry",
+  entry_wrote_stdout: "/entry",
   handler_invalid: "/entry",
   effects_descriptor_missing: "/entry",
   effects_descriptor_ignored: "/entry",
@@ -84,23 +88,69 @@ async function isBundledTool(dir: string): Promise<boolean> {
   }
 }
 
-/** Validates a tool folder with `validateToolFolder` (phase 1, then the entry's exports) and places the issues. */
-export async function validateTool(dir: string, cwd: string): Promise<FileReport> {
+/** Options of the validation of one path. */
+export interface ValidatePathOptions {
+  /**
+   * Imports tool entries for the export checks (tool-api.md §5.3). `raw validate` passes one that imports in a child
+   * process (`EntryImportPool`); without it, no entry is imported and only phase 1 runs.
+   */
+  importEntry?: EntryImporter | undefined;
+}
+
+/** An importer that imports nothing (a stand-in that passes the export checks): only phase 1 is really checked. */
+const PHASE_ONE_ONLY: EntryImporter = async (_url, tool) =>
+  tool.manifest.effects_schema === undefined
+    ? { handler: () => undefined }
+    : { handler: () => undefined, describeEffects: () => undefined };
+
+/**
+ * Validates a tool folder with `validateToolFolder` (phase 1, then the entry's exports through `importEntry`) and
+ * places the issues. The entry is never imported in this process.
+ */
+export async function validateTool(
+  dir: string,
+  cwd: string,
+  options: ValidatePathOptions = {},
+): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
   const manifest = await manifestText(join(dir, "tool.json"), file);
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
   const { validateToolFolder } = await import("@raw/tool-api");
   const name = basename(dir);
-  const options = (await isBundledTool(dir))
+  const selection = (await isBundledTool(dir))
     ? { identity: `builtin/${name}`, root: bundledToolsRoot() }
     : { identity: name };
-  const result = await validateToolFolder(dir, options);
+  const result = await validateToolFolder(dir, {
+    ...selection,
+    importEntry: options.importEntry ?? PHASE_ONE_ONLY,
+  });
   const placer = new Placer(manifest.text, new Set(["manifest_json_invalid"]), TOOL_ANCHORS);
   return report(
     file,
     "tool",
     result.issues.map((i) => placer.place(i)),
     result.warnings.map((w) => placer.place(w)),
+  );
+}
+
+/**
+ * The report of a tool folder from issues a loader already found (`loadToolFolders`), placed in its `tool.json`:
+ * nothing is validated again and no entry is imported.
+ */
+export async function toolReport(
+  dir: string,
+  cwd: string,
+  issues: readonly AnyIssue[],
+  warnings: readonly AnyIssue[] = [],
+): Promise<FileReport> {
+  const file = displayPath(join(dir, "tool.json"), cwd);
+  const manifest = await manifestText(join(dir, "tool.json"), file);
+  const placer = new Placer(manifest.text, new Set(["manifest_json_invalid"]), TOOL_ANCHORS);
+  return report(
+    file,
+    "tool",
+    issues.map((i) => placer.place(i)),
+    warnings.map((w) => placer.place(w)),
   );
 }
 
@@ -211,7 +261,11 @@ export async function validateJsonFile(path: string, cwd: string, forced?: FileK
  * Validates one command-line path: a tool folder (or its `tool.json`), a hook folder (or its `hook.json`), a folder
  * holding both, or a JSON file (rules, panel document, policy cases). Never throws.
  */
-export async function validatePath(input: string, cwd: string): Promise<FileReport[]> {
+export async function validatePath(
+  input: string,
+  cwd: string,
+  options: ValidatePathOptions = {},
+): Promise<FileReport[]> {
   const path = resolve(cwd, input);
   const shown = displayPath(path, cwd);
   let isDirectory: boolean;
@@ -228,7 +282,7 @@ export async function validatePath(input: string, cwd: string): Promise<FileRepo
     const reports: FileReport[] = [];
     const hasTool = await exists(join(path, "tool.json"));
     const hasHook = await exists(join(path, "hook.json"));
-    if (hasTool) reports.push(await validateTool(path, cwd));
+    if (hasTool) reports.push(await validateTool(path, cwd, options));
     if (hasHook) reports.push(await validateHook(path, cwd));
     if (reports.length === 0) {
       reports.push(
@@ -238,7 +292,7 @@ export async function validatePath(input: string, cwd: string): Promise<FileRepo
     return reports;
   }
   const name = basename(path);
-  if (name === "tool.json") return [await validateTool(dirname(path), cwd)];
+  if (name === "tool.json") return [await validateTool(dirname(path), cwd, options)];
   if (name === "hook.json") return [await validateHook(dirname(path), cwd)];
   return [await validateJsonFile(path, cwd)];
 }

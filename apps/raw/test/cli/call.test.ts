@@ -52,7 +52,7 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     const { status, trace } = call(
       "write_file",
       { operations: [{ path: "docs/a.txt", mode: "overwrite", content: "hello\n" }] },
-      ["--cwd", cwd],
+      ["--cwd", cwd, "--approve", "yes"],
     );
     expect(status).toBe(0);
     expect(readFileSync(join(cwd, "docs", "a.txt"), "utf8")).toBe("hello\n");
@@ -61,9 +61,10 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     expect(steps(trace)).toEqual([
       ...PASSED,
       ["effects", "ok"],
-      ["policy", "allow"],
+      // Without --rules, raw call asks before write_file; --approve yes answers.
+      ["policy", "ask"],
       ["hook", "none"],
-      ["approval", "skipped"],
+      ["approval", "approved"],
       ["handler", "ran"],
       ["panel", "updated"],
       ["result", "ok"],
@@ -80,7 +81,7 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     writeFileSync(join(cwd, "notes.txt"), "draft\n");
     const patch =
       "*** Begin Patch\n*** Update File: notes.txt\n*** Move to: done/notes.txt\n@@\n-draft\n+final\n*** End Patch";
-    const { status, trace } = call("write_file", { patch }, ["--cwd", cwd]);
+    const { status, trace } = call("write_file", { patch }, ["--cwd", cwd, "--approve", "yes"]);
     expect(status).toBe(0);
     expect(existsSync(join(cwd, "notes.txt"))).toBe(false);
     expect(readFileSync(join(cwd, "done", "notes.txt"), "utf8")).toBe("final\n");
@@ -97,6 +98,8 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     const { status, trace } = call("bash", { commands: [{ command: "echo hi > out.txt && cat out.txt" }] }, [
       "--cwd",
       cwd,
+      "--approve",
+      "yes",
     ]);
     expect(status).toBe(0);
     expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("hi\n");
@@ -114,6 +117,8 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     const { status, trace } = call("bash", { commands: [{ command: "exit 3" }, { command: "echo never" }] }, [
       "--cwd",
       tempDir(),
+      "--approve",
+      "yes",
     ]);
     expect(status).toBe(1);
     expect(trace.result).toMatchObject({ isError: true, code: "command_failed" });
@@ -253,7 +258,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     expect(steps(trace)).toEqual([
       ...PASSED,
       ["effects", "none"],
-      ["policy", "allow"],
+      // Without --rules, raw call asks before bash; the gate runs before approval.
+      ["policy", "ask"],
       ["hook", "denied"],
       ["hook", "denied"],
       ["result", "error"],
@@ -340,7 +346,12 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
   });
 
   it("a PostToolUseFailure notification hook leaves a receipt without changing the result", () => {
-    const { status, trace } = call("bash", { commands: [{ command: "exit 4" }] }, ["--hook", "notify"]);
+    const { status, trace } = call("bash", { commands: [{ command: "exit 4" }] }, [
+      "--hook",
+      "notify",
+      "--approve",
+      "yes",
+    ]);
     expect(status).toBe(1);
     expect(trace.result.code).toBe("command_failed");
     expect(trace.hooks).toEqual([

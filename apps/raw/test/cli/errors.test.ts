@@ -33,7 +33,7 @@ describe("usage errors exit 2", () => {
     [
       ["validate"],
       "raw: usage: missing argument",
-      "usage: raw validate <path...> [--format text|json|github]",
+      "usage: raw validate <path...> [--format text|json|github] [--timeout <ms>]",
     ],
     [
       ["validate", "x", "--format", "xml"],
@@ -159,7 +159,7 @@ describe("bad input exits 1 with a coded message", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(
-      "tools/no-handler/tool.json:8:3  handler_invalid  invalid selected tool handler or validator: no-handler\n",
+      "tools/no-handler/tool.json:8:3  handler_invalid  invalid selected tool handler or validator: local/no-handler\n",
     );
   });
 

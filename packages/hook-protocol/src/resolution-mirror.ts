@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import { lstat, mkdir, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/** The folder of a snapshot home under which the original absolute path is mirrored. */
+export const MIRROR_ROOT = "root";
+
+/** The neutral package scope written at the top of a snapshot home (no `type`, no `name`, no `exports`). */
+const NEUTRAL_PACKAGE_JSON = "{}\n";
+
+/** The place in `<home>/root/` that stands for the real absolute folder `folder`. */
+export function mirrorPath(home: string, folder: string): string {
+  return join(home, MIRROR_ROOT, ...folder.split("/").filter((part) => part !== ""));
+}
+
+function insideNodeModules(dir: string): boolean {
+  const name = basename(dir);
+  return name === "node_modules" || (name.startsWith("@") && basename(dirname(dir)) === "node_modules");
+}
+
+async function linkTarget(path: string): Promise<string | undefined> {
+  try {
+    return (await lstat(path)).isSymbolicLink() ? await readlink(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes `path` a symbolic link to `target` (atomically replacing a different link). */
+async function ensureLink(path: string, target: string): Promise<void> {
+  if ((await linkTarget(path)) === target) return;
+  const temporary = join(dirname(path), `.link-${process.pid}-${randomUUID()}`);
+  await symlink(target, temporary);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Lays out the resolution mirror of a snapshot (amendment A8): the snapshot of the real folder `folder` lives at
+ * `mirrorPath(home, folder)`, and every ancestor level of it holds links named like the entries that module
+ * resolution looks up in the original ancestor: `node_modules` and `package.json` (links that may dangle, so
+ * resolution stays live exactly as from the original folder), and, in an ancestor that is itself a `node_modules`
+ * folder or a scope inside one, every entry. Node.js resolves links to real paths, so a bare specifier imported or
+ * required from the snapshot resolves to the very file the original folder would get, and the package scope of a
+ * `.js` file is the original one. Above the mirror, `<home>/package.json` is a neutral scope (as when the original
+ * folder has no `package.json` above it).
+ */
+export async function layOutResolutionMirror(home: string, folder: string): Promise<void> {
+  const parts = folder.split("/").filter((part) => part !== "");
+  await writeFile(join(home, "package.json"), NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
+  for (let depth = 0; depth < parts.length; depth++) {
+    const original = `/${parts.slice(0, depth).join("/")}`;
+    const mirror = join(home, MIRROR_ROOT, ...parts.slice(0, depth));
+    const chain = parts[depth] as string;
+    await mkdir(mirror, { recursive: true, mode: 0o700 });
+    let names = ["node_modules", "package.json"];
+    if (insideNodeModules(original)) {
+      try {
+        names = await readdir(original);
+      } catch {
+        names = [];
+      }
+    }
+    for (const name of names) {
+      if (name === chain) continue;
+      await ensureLink(join(mirror, name), join(original, name));
+    }
+  }
+}
