@@ -75,8 +75,11 @@ export {
   REMINDER_MARKER,
 } from "./host-reminders.js";
 export {
+  type AsyncInteractionService,
+  type AsyncInteractionServiceOptions,
   createInteractionService,
   DEFAULT_INTERACTION_TIMEOUT_MS,
+  DEFAULT_STORE_TIMEOUT_MS,
   type InteractionAdapter,
   type InteractionEvent,
   type InteractionRequestInput,
@@ -99,6 +102,7 @@ export {
 export {
   acknowledgementOf,
   createMemoryInteractionStore,
+  INTERACTION_CONFLICT_MESSAGE,
   type InteractionAcknowledgement,
   type InteractionIdentity,
   type InteractionRecord,
@@ -106,7 +110,12 @@ export {
   type InteractionState,
   type InteractionStore,
   type InteractionTerminalState,
+  interactionConflict,
+  interactionDuplicate,
+  interactionNotFound,
+  type SyncInteractionStore,
   settleRecord,
+  TERMINAL_RESULTS,
 } from "./interaction-store.js";
 export {
   DEFAULT_TIMELINE_MAX,
@@ -135,6 +144,7 @@ export {
   MAX_TIMELINE_EVENTS,
   MAX_TITLE_CHARS,
 } from "./limits.js";
+export type { MaybePromise } from "./maybe-async.js";
 export {
   confirmationLine,
   cutUtf8,
