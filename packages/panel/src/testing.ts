@@ -37,11 +37,32 @@ const DOCUMENT: PanelDocument = {
   blocks: [{ id: "form", kind: "form", fields: FIELDS }],
 } as PanelDocument;
 
-/** A pending record as the interaction service would create it. */
-function pendingRecord(
-  overrides: { sessionId?: string; owner?: string; deadline?: number; requestId?: string } = {},
+/**
+ * A pending record as the interaction service would create it (a sidebar form with a `notes` text field), for a
+ * store's own tests; `createdAt` defaults to a fixed time and `deadline` to one minute later.
+ */
+export function sampleInteractionRecord(
+  overrides: {
+    sessionId?: string;
+    owner?: string;
+    createdAt?: number;
+    deadline?: number;
+    requestId?: string;
+  } = {},
 ): InteractionRecord {
-  const createdAt = 1_700_000_000_000;
+  return pendingRecord(overrides);
+}
+
+function pendingRecord(
+  overrides: {
+    sessionId?: string;
+    owner?: string;
+    createdAt?: number;
+    deadline?: number;
+    requestId?: string;
+  } = {},
+): InteractionRecord {
+  const createdAt = overrides.createdAt ?? 1_700_000_000_000;
   return {
     identity: {
       ...(overrides.sessionId !== undefined ? { sessionId: overrides.sessionId } : {}),
