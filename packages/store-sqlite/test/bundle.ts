@@ -26,7 +26,6 @@ export async function bundleHost(entry: string): Promise<string> {
     alias: {
       "@raw/panel": join(packages, "panel", "src", "index.ts"),
       "@raw/schema": join(packages, "schema", "src", "index.ts"),
-      "@raw/store-sqlite": join(packages, "store-sqlite", "src", "index.ts"),
     },
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
