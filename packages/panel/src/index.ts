@@ -170,6 +170,13 @@ export {
   receiptBytes,
 } from "./receipts.js";
 export {
+  NO_OPEN_PANELS_TEXT,
+  type RenderablePanel,
+  type RenderPanelsOptions,
+  type RenderPanelsResult,
+  renderPanelsText,
+} from "./render-panels.js";
+export {
   formatDuration,
   PANEL_STATUS_GLYPHS,
   type ReceiptLineInput,
