@@ -5,6 +5,7 @@ import * as testing from "../src/testing.js";
 it("pins the public export names", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "ACP_PLAN_IGNORED",
       "DEFAULT_MAX_OUTPUT_BYTES",
       "DISPATCH_ERROR",
       "HANDLER_ABORT_GRACE_MS",
@@ -37,6 +38,8 @@ it("pins the public export names", () => {
       "loadToolFolders",
       "parseRules",
       "parseToolManifest",
+      "selectAcpPlan",
+      "selectRegistryAcpPlan",
       "sourceDigest",
       "validateToolFolder",
     ]
