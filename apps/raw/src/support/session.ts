@@ -13,6 +13,7 @@ import {
   type PanelReceipt,
   renderPanelText,
   renderReceiptLine,
+  type SyncInteractionStore,
 } from "@raw/panel";
 import {
   type ApprovalRequest,
@@ -83,6 +84,8 @@ export interface SessionOptions {
   approver?: Approver | undefined;
   /** Without an adapter, interaction requests fail at once with `interaction_unavailable`. */
   interactionAdapter?: InteractionAdapter | undefined;
+  /** Where interaction requests live (`--state <file>`: the SQLite store); default in memory. */
+  interactionStore?: SyncInteractionStore | undefined;
   /** Called with each step as soon as it is known. */
   onStep?: ((step: TraceStep) => void) | undefined;
   /** The environment of hook processes (default: this process's). */
@@ -307,9 +310,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     return answer;
   };
   const host = createPanelHost();
-  const service = createInteractionService(
-    options.interactionAdapter ? { adapter: options.interactionAdapter } : {},
-  );
+  const service = createInteractionService({
+    ...(options.interactionAdapter ? { adapter: options.interactionAdapter } : {}),
+    ...(options.interactionStore ? { store: options.interactionStore } : {}),
+  });
   const registry = createToolRegistry({
     rules: rules?.rules ?? [],
     preToolUse: gate,

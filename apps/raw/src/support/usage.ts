@@ -33,7 +33,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
   },
   call: {
     usage:
-      "raw call <tool> --args <json|@file> [--rules <file>] [--hook <dir>]... [--tool <dir>]... [--cwd <dir>] [--approve yes|no|ask] [--format text|json]",
+      "raw call <tool> --args <json|@file> [--rules <file>] [--hook <dir>]... [--tool <dir>]... [--cwd <dir>] [--approve yes|no|ask] [--format text|json] [--state <file>]",
     summary: "run one call of a bundled (or --tool) tool through the whole pipeline and print each step",
   },
   effects: {
