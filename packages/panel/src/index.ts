@@ -75,6 +75,13 @@ export {
   REMINDER_MARKER,
 } from "./host-reminders.js";
 export {
+  PANEL_SNAPSHOT_VERSION,
+  type PanelHostSnapshot,
+  parsePanelSnapshot,
+  restorePanelStates,
+  snapshotPanelHost,
+} from "./host-snapshot.js";
+export {
   type AsyncInteractionService,
   type AsyncInteractionServiceOptions,
   createInteractionService,

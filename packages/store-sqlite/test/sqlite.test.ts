@@ -2,7 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInteractionService } from "@raw/panel";
+import {
+  createInteractionService,
+  createPanelHost,
+  type PanelDeclaration,
+  restorePanelStates,
+  snapshotPanelHost,
+} from "@raw/panel";
 import { sampleInteractionRecord } from "@raw/panel/testing";
 import { isContractError } from "@raw/schema";
 import Database from "better-sqlite3";
@@ -195,6 +201,44 @@ describe("restarts", () => {
     expect(second.loadPanels("s1")).toEqual({ panels: [{ id: "tools/x:todo", revision: 4 }] });
     expect(second.loadPanels("s2")).toBeUndefined();
     second.close();
+  });
+});
+
+describe("panel state across restarts", () => {
+  it("a panel host restored from the store continues its revisions", async () => {
+    const path = fresh();
+    const declaration: PanelDeclaration = {
+      id: "todo",
+      title: "Todo",
+      icon: "list-checks",
+      open: "first_update",
+      context: "none",
+      placement: "sidebar",
+      acp_plan: false,
+      actions: [],
+    };
+    const document = (label: string) => ({
+      blocks: [{ id: "tasks", kind: "checklist", items: [{ id: "a", label, status: "pending" }] }],
+    });
+    const first = openSqliteInteractionStore({ path, sweepIntervalMs: 0 });
+    const host = createPanelHost();
+    const call = host.beginCall({ owner: "tools/x", declarations: [declaration], toolCallId: "c1" });
+    await call.context.update("todo", { op: "replace", document: document("one") });
+    await call.context.update("todo", { op: "replace", document: document("two") });
+    call.settle({ hasOtherContent: true });
+    first.savePanels("s1", snapshotPanelHost(host));
+    first.close();
+
+    const second = openSqliteInteractionStore({ path, sweepIntervalMs: 0 });
+    const restored = createPanelHost({ restore: restorePanelStates(second.loadPanels("s1")) });
+    second.close();
+    expect(restored.list()).toEqual(host.list());
+    const next = restored.beginCall({ owner: "tools/x", declarations: [declaration], toolCallId: "c2" });
+    await expect(
+      next.context.update("todo", { op: "replace", document: document("three") }),
+    ).resolves.toEqual({
+      revision: 3,
+    });
   });
 });
 
