@@ -45,7 +45,8 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
     summary: "run a hook folder once with an event payload and print its answer",
   },
   panel: {
-    usage: "raw panel render <file> [--title <title>]\nraw panel validate <file> [--format text|json|github]",
+    usage:
+      "raw panel render <file...> [--title <title>] [--select <id>]\nraw panel validate <file> [--format text|json|github]",
     summary: "render a panel document as text, or validate it",
   },
   demo: {

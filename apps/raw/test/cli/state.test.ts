@@ -49,3 +49,26 @@ describe("raw call --state <file>", () => {
     );
   });
 });
+
+describe("raw panel render with several files (panels.md §14.3)", () => {
+  it("renders each document as a panel, selects by path or name, and reports an unknown panel", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "build.json"), '{"blocks":[{"id":"p","kind":"progress","value":1,"max":4}]}');
+    writeFileSync(
+      join(dir, "todo.json"),
+      '{"title":"Todo","blocks":[{"id":"m","kind":"markdown","text":"hi"}]}',
+    );
+    const both = raw(["panel", "render", "build.json", "todo.json"], { cwd: dir });
+    expect(both.status).toBe(0);
+    expect(both.stdout).toBe("build\nProgress 25%\n\nTodo\nhi\n");
+    expect(raw(["panel", "render", "build.json", "todo.json", "--select", "todo"], { cwd: dir }).stdout).toBe(
+      "Todo\nhi\n",
+    );
+    expect(
+      raw(["panel", "render", "build.json", "todo.json", "--select", "build.json"], { cwd: dir }).stdout,
+    ).toBe("build\nProgress 25%\n");
+    const unknown = raw(["panel", "render", "build.json", "--select", "nope"], { cwd: dir });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe("raw: panel_unknown: unknown panel nope\n");
+  });
+});
