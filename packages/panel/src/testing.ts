@@ -39,7 +39,7 @@ const DOCUMENT: PanelDocument = {
 
 /**
  * A pending record as the interaction service would create it (a sidebar form with a `notes` text field), for a
- * store's own tests; `createdAt` defaults to a fixed time and `deadline` to one minute later.
+ * store's own tests; `createdAt` defaults to now and `deadline` to one hour later.
  */
 export function sampleInteractionRecord(
   overrides: {
@@ -62,7 +62,8 @@ function pendingRecord(
     requestId?: string;
   } = {},
 ): InteractionRecord {
-  const createdAt = overrides.createdAt ?? 1_700_000_000_000;
+  // Now, so a store's own expiry sweep never ends a case's request early.
+  const createdAt = overrides.createdAt ?? Date.now();
   return {
     identity: {
       ...(overrides.sessionId !== undefined ? { sessionId: overrides.sessionId } : {}),
@@ -79,7 +80,7 @@ function pendingRecord(
     revision: 1,
     state: "pending",
     createdAt,
-    deadline: overrides.deadline ?? createdAt + 60_000,
+    deadline: overrides.deadline ?? createdAt + 3_600_000,
   };
 }
 

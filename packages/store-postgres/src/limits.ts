@@ -18,3 +18,6 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 
 /** A schema name: lower-case letters, digits and underscores, at most 48 characters. */
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/** Default period of the sweep that expires overdue requests of any process (milliseconds); `0` turns it off. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;

@@ -16,6 +16,7 @@ import {
   CONNECT_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
   DEFAULT_REPLAY_WINDOW_MS,
+  DEFAULT_SWEEP_INTERVAL_MS,
   MAX_RECONNECT_DELAY_MS,
   RECONNECT_DELAY_MS,
   SCHEMA_NAME_PATTERN,
@@ -38,6 +39,11 @@ export interface PostgresInteractionStoreOptions {
   replayWindowMs?: number;
   /** The current time in epoch milliseconds (default `Date.now`). */
   now?: () => number;
+  /**
+   * Period of the sweep that settles overdue requests `expired` (also those of a process that died) and prunes old
+   * settled ones; `0` turns it off (default `DEFAULT_SWEEP_INTERVAL_MS`).
+   */
+  sweepIntervalMs?: number;
 }
 
 /** The PostgreSQL interaction store: the async store contract plus leases, recovery, pruning and panel snapshots. */
@@ -170,6 +176,7 @@ export async function openPostgresInteractionStore(
   let listener: pg.Client | undefined;
   let listening = false;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let sweepTimer: ReturnType<typeof setInterval> | undefined;
   let delay = RECONNECT_DELAY_MS;
 
   /** Runs `work` in a transaction on one pooled connection; a fenced session rolls back. */
@@ -476,6 +483,7 @@ export async function openPostgresInteractionStore(
       closed = true;
       listening = false;
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
+      if (sweepTimer !== undefined) clearInterval(sweepTimer);
       watchers.clear();
       if (listener) {
         listener.removeAllListeners();
@@ -485,5 +493,23 @@ export async function openPostgresInteractionStore(
       await pool.end().catch(() => {});
     },
   };
+  const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  let sweeping = false;
+  if (interval > 0) {
+    sweepTimer = setInterval(() => {
+      if (sweeping || closed) return;
+      sweeping = true;
+      store
+        .expireOverdue()
+        .then(() => store.prune())
+        .catch(() => {
+          // The next sweep tries again; operations report their own errors.
+        })
+        .finally(() => {
+          sweeping = false;
+        });
+    }, interval);
+    sweepTimer.unref?.();
+  }
   return store;
 }

@@ -142,6 +142,60 @@ describe("hosts on one database", () => {
   });
 });
 
+describe("recovery", () => {
+  it("the sweep of any process expires a request whose host died, waking its watchers", async () => {
+    const schema = schemaName();
+    const a = await open(schema);
+    const record = sampleInteractionRecord({
+      sessionId: "s1",
+      createdAt: Date.now(),
+      deadline: Date.now() + 50,
+    });
+    await a.create(record);
+    const b = await openPostgresInteractionStore({
+      connectionString: cluster.url,
+      schema,
+      sweepIntervalMs: 20,
+    });
+    stores.push(b);
+    const seen: string[] = [];
+    await a.watch("s1", record.identity.requestId, (r) => seen.push(r.state));
+    const until = Date.now() + 5_000;
+    while (seen.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual(["expired"]);
+    expect(await b.get("s1", record.identity.requestId)).toMatchObject({ state: "expired", revision: 2 });
+  });
+
+  it("prunes settled requests after the replay window, never pending ones", async () => {
+    let time = Date.now();
+    const store = await openPostgresInteractionStore({
+      connectionString: cluster.url,
+      schema: schemaName(),
+      replayWindowMs: 10_000,
+      sweepIntervalMs: 0,
+      now: () => time,
+    });
+    stores.push(store);
+    const settled = sampleInteractionRecord({ createdAt: time, deadline: time + 1_000_000 });
+    const waiting = sampleInteractionRecord({ createdAt: time, deadline: time + 1_000_000 });
+    await store.create(settled);
+    await store.create(waiting);
+    await store.settle(undefined, settled.identity.requestId, {
+      expectedRevision: 1,
+      state: "cancelled",
+      canonicalResult: '{"status":"cancelled"}',
+      idempotencyKey: "k",
+      fingerprint: "f",
+    });
+    time += 9_000;
+    expect(await store.prune()).toBe(0);
+    time += 2_000;
+    expect(await store.prune()).toBe(1);
+    expect(await store.get(undefined, settled.identity.requestId)).toBeUndefined();
+    expect((await store.get(undefined, waiting.identity.requestId))?.state).toBe("pending");
+  });
+});
+
 describe("connections", () => {
   it("reconnects and re-listens after its listening connection is killed, losing no wake-up", async () => {
     const schema = schemaName();
