@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const packages = "(schema|predicate|effects|panel|hook-protocol|tool-api)";
+const packages = "(schema|predicate|effects|panel|hook-protocol|tool-api|store-sqlite|store-postgres)";
 
 /** Vitest settings shared by every workspace: `@raw/*` resolves to the sibling package's source. */
 export const sharedConfig = defineConfig({

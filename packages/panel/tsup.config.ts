@@ -1,4 +1,7 @@
 import { defineConfig } from "tsup";
 import { packageBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({ ...packageBuild({ index: "src/index.ts" }), tsconfig: "tsconfig.build.json" });
+export default defineConfig({
+  ...packageBuild({ index: "src/index.ts", testing: "src/testing.ts" }),
+  tsconfig: "tsconfig.build.json",
+});

@@ -79,6 +79,11 @@ export interface PanelHostOptions {
   clock?: Clock;
   /** An observer of live frames (more can be added with `subscribe`). */
   onFrame?: (frame: PanelFrame) => void;
+  /**
+   * Committed sidebar panels to start from (a restart: `restorePanelStates(store.loadPanels(session))`); their
+   * revisions continue where they stopped.
+   */
+  restore?: readonly PanelState[];
 }
 
 /** What `beginCall` needs to know about a tool call. */
@@ -231,6 +236,11 @@ export function createPanelHost(options: PanelHostOptions = {}): PanelHost {
   const order = new WeakMap<PanelState, number>();
   let sequence = 0;
   let active: CallImpl | undefined;
+  for (const state of options.restore ?? []) {
+    if (committed.has(state.fullId) || committed.size >= MAX_PANELS_PER_SESSION) continue;
+    committed.set(state.fullId, state);
+    order.set(state, ++sequence);
+  }
 
   const emit = (frame: PanelFrame) => {
     for (const observer of [...observers]) {

@@ -75,8 +75,18 @@ export {
   REMINDER_MARKER,
 } from "./host-reminders.js";
 export {
+  PANEL_SNAPSHOT_VERSION,
+  type PanelHostSnapshot,
+  parsePanelSnapshot,
+  restorePanelStates,
+  snapshotPanelHost,
+} from "./host-snapshot.js";
+export {
+  type AsyncInteractionService,
+  type AsyncInteractionServiceOptions,
   createInteractionService,
   DEFAULT_INTERACTION_TIMEOUT_MS,
+  DEFAULT_STORE_TIMEOUT_MS,
   type InteractionAdapter,
   type InteractionEvent,
   type InteractionRequestInput,
@@ -99,6 +109,7 @@ export {
 export {
   acknowledgementOf,
   createMemoryInteractionStore,
+  INTERACTION_CONFLICT_MESSAGE,
   type InteractionAcknowledgement,
   type InteractionIdentity,
   type InteractionRecord,
@@ -106,7 +117,12 @@ export {
   type InteractionState,
   type InteractionStore,
   type InteractionTerminalState,
+  interactionConflict,
+  interactionDuplicate,
+  interactionNotFound,
+  type SyncInteractionStore,
   settleRecord,
+  TERMINAL_RESULTS,
 } from "./interaction-store.js";
 export {
   DEFAULT_TIMELINE_MAX,
@@ -135,6 +151,7 @@ export {
   MAX_TIMELINE_EVENTS,
   MAX_TITLE_CHARS,
 } from "./limits.js";
+export type { MaybePromise } from "./maybe-async.js";
 export {
   confirmationLine,
   cutUtf8,
@@ -159,6 +176,13 @@ export {
   RECEIPT_SUMMARY_STEP_BYTES,
   receiptBytes,
 } from "./receipts.js";
+export {
+  NO_OPEN_PANELS_TEXT,
+  type RenderablePanel,
+  type RenderPanelsOptions,
+  type RenderPanelsResult,
+  renderPanelsText,
+} from "./render-panels.js";
 export {
   formatDuration,
   PANEL_STATUS_GLYPHS,

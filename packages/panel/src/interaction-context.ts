@@ -1,6 +1,6 @@
 import { ContractError } from "@raw/schema";
 import { type PanelCall, panelCallInternals } from "./host.js";
-import type { InteractionResult, InteractionService } from "./interaction.js";
+import type { AsyncInteractionService, InteractionResult, InteractionService } from "./interaction.js";
 
 /** The `context.interactions` a handler receives (`panels.md` §13.1). */
 export interface InteractionContext {
@@ -34,7 +34,7 @@ export interface BindInteractionOptions {
  * cancels with the call's signal or when the handler settles without awaiting the request.
  */
 export function bindInteractionContext(
-  service: InteractionService,
+  service: InteractionService | AsyncInteractionService,
   call: PanelCall,
   options: BindInteractionOptions,
 ): BoundInteractionContext {

@@ -1,5 +1,6 @@
 import { ContractError, deepFreeze } from "@raw/schema";
 import type { PreparedForm } from "./forms.js";
+import type { MaybePromise } from "./maybe-async.js";
 import type { PanelDeclaration, PanelDocument } from "./types.js";
 
 /** The life of an interaction request: `pending` until exactly one terminal state (`panels.md` §13.3). */
@@ -69,29 +70,50 @@ export interface InteractionSettle {
 }
 
 /**
- * Where interaction requests live (`panels.md` §13.5). The in-memory store implements it; a host backs it with a
- * database (a synchronous driver, such as `node:sqlite`) to keep requests across restarts. Every operation is
- * atomic; `settle` is a compare-and-swap with replay semantics.
+ * Where interaction requests live (`panels.md` §13.5). The contract is asynchronous: every method may return its
+ * value at once or as a promise (a database driver), and the interaction service awaits it without ever calling
+ * the store in a loop. Every operation is atomic; `settle` is a compare-and-swap with replay semantics. A store
+ * proves itself with `defineInteractionStoreConformance` from `@raw/panel/testing`.
  */
 export interface InteractionStore {
-  /** Persists a pending record (revision 1) before anything is published. */
-  create(record: InteractionRecord): void;
+  /** Persists a pending record (revision 1) before anything is published; a duplicate id is `interaction_invalid`. */
+  create(record: InteractionRecord): MaybePromise<void>;
   /** The record, only when it belongs to that session (`undefined` matches only `undefined`). */
-  get(sessionId: string | undefined, requestId: string): InteractionRecord | undefined;
+  get(sessionId: string | undefined, requestId: string): MaybePromise<InteractionRecord | undefined>;
   /**
    * Atomic compare-and-swap: the same key and fingerprint as the recorded settlement returns the recorded
    * acknowledgement; the same key with another body, a non-pending state, another revision or a passed deadline
-   * throws `interaction_conflict`. On success the revision becomes 2 and state, result, key and fingerprint are
-   * stored together.
+   * throws `interaction_conflict`; an unknown request throws `interaction_not_found`. On success the revision
+   * becomes 2 and state, result, key and fingerprint are stored together.
    */
   settle(
     sessionId: string | undefined,
     requestId: string,
     settle: InteractionSettle,
-  ): InteractionAcknowledgement;
+  ): MaybePromise<InteractionAcknowledgement>;
   /** Marks every pending request of `owner` `interrupted` (owner loss); returns how many. */
+  interruptPending(owner: string): MaybePromise<number>;
+  /**
+   * Calls `listener` once the request is terminal (at once when it already is), also when another process settled
+   * it; returns an unsubscribe function.
+   */
+  watch(
+    sessionId: string | undefined,
+    requestId: string,
+    listener: (record: InteractionRecord) => void,
+  ): MaybePromise<() => void>;
+}
+
+/** An `InteractionStore` whose methods all return at once (the memory store): the service stays synchronous. */
+export interface SyncInteractionStore extends InteractionStore {
+  create(record: InteractionRecord): void;
+  get(sessionId: string | undefined, requestId: string): InteractionRecord | undefined;
+  settle(
+    sessionId: string | undefined,
+    requestId: string,
+    settle: InteractionSettle,
+  ): InteractionAcknowledgement;
   interruptPending(owner: string): number;
-  /** Calls `listener` once the request is terminal (at once when it already is); returns an unsubscribe function. */
   watch(
     sessionId: string | undefined,
     requestId: string,
@@ -113,6 +135,19 @@ export const INTERACTION_CONFLICT_MESSAGE =
 /** The `interaction_conflict` error. */
 export function interactionConflict(): ContractError {
   return new ContractError("interaction_conflict", INTERACTION_CONFLICT_MESSAGE);
+}
+
+/** The `interaction_not_found` error of a store's `settle` for an unknown request. */
+export function interactionNotFound(): ContractError {
+  return new ContractError(
+    "interaction_not_found",
+    "interaction_not_found: request does not exist in this session",
+  );
+}
+
+/** The `interaction_invalid` error of a store's `create` for a request id already stored. */
+export function interactionDuplicate(requestId: string): ContractError {
+  return new ContractError("interaction_invalid", `interaction_invalid: request ${requestId} already exists`);
 }
 
 /** The acknowledgement of a record: `canonicalResult` only when answered. */
@@ -155,7 +190,7 @@ export function settleRecord(
 }
 
 /** An `InteractionStore` in process memory: records are kept per session and frozen. */
-export function createMemoryInteractionStore(): InteractionStore {
+export function createMemoryInteractionStore(): SyncInteractionStore {
   const sessions = new Map<string | undefined, Map<string, InteractionRecord>>();
   const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
   const key = (sessionId: string | undefined, requestId: string) =>
@@ -186,10 +221,7 @@ export function createMemoryInteractionStore(): InteractionStore {
     create(record) {
       const { sessionId, requestId } = record.identity;
       if (sessions.get(sessionId)?.has(requestId)) {
-        throw new ContractError(
-          "interaction_invalid",
-          `interaction_invalid: request ${requestId} already exists`,
-        );
+        throw interactionDuplicate(requestId);
       }
       put(deepFreeze(structuredClone(record)));
     },
@@ -199,10 +231,7 @@ export function createMemoryInteractionStore(): InteractionStore {
     settle(sessionId, requestId, settle) {
       const record = sessions.get(sessionId)?.get(requestId);
       if (!record) {
-        throw new ContractError(
-          "interaction_not_found",
-          "interaction_not_found: request does not exist in this session",
-        );
+        throw interactionNotFound();
       }
       const outcome = settleRecord(record, settle);
       if (!outcome.replay) {

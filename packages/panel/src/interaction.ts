@@ -12,8 +12,10 @@ import {
   type InteractionStore,
   type InteractionTerminalState,
   interactionConflict,
+  type SyncInteractionStore,
   TERMINAL_RESULTS,
 } from "./interaction-store.js";
+import { attempt, chain, isThenable, type MaybePromise } from "./maybe-async.js";
 import type { FormBlock, PanelDeclaration, PanelDocument } from "./types.js";
 
 /** Default wait of an interaction request: 30 minutes (`panels.md` §13.2 step 3). */
@@ -21,6 +23,12 @@ export const DEFAULT_INTERACTION_TIMEOUT_MS = 1_800_000;
 
 /** Longest wait of an interaction request: 24 hours (`panels.md` §13.2 step 3). */
 export const MAX_INTERACTION_TIMEOUT_MS = 86_400_000;
+
+/**
+ * Default longest wait for one store operation (milliseconds): a store that has not answered by then fails the
+ * operation with `interaction_store_timeout`, so a request settles at most this long after its deadline.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
 
 /** Longest submission `idempotencyKey` in characters (`panels.md` §13.4 step 3). */
 export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
@@ -100,8 +108,10 @@ export interface InteractionServiceOptions {
   adapter?: InteractionAdapter;
   /** `true` for a host whose answers arrive only through `submit` (a web dashboard). */
   interactive?: boolean;
-  /** Where requests live (default: an in-memory store). */
-  store?: InteractionStore;
+  /** Where requests live (default: an in-memory store); an asynchronous store goes in `AsyncInteractionServiceOptions`. */
+  store?: SyncInteractionStore;
+  /** Longest wait for one store operation in milliseconds (default `DEFAULT_STORE_TIMEOUT_MS`). */
+  storeTimeoutMs?: number;
   /** Time and timers for deadlines (default: the system clock). */
   clock?: Clock;
   /** The session the service's requests belong to and `submit`/`get` look in (default: none). */
@@ -110,9 +120,19 @@ export interface InteractionServiceOptions {
   runId?: string;
 }
 
+/** Options of `createInteractionService` over a store whose methods may return promises (a database). */
+export interface AsyncInteractionServiceOptions extends Omit<InteractionServiceOptions, "store"> {
+  /** Where requests live: any `InteractionStore`. */
+  store: InteractionStore;
+}
+
 /** The interaction service: asks questions and settles the answers (`panels.md` §13). */
 export interface InteractionService {
-  /** Creates, stores, publishes and awaits a request; resolves to its terminal result. */
+  /**
+   * Creates, stores, publishes and awaits a request; resolves to its terminal result. It always settles by its
+   * deadline (plus at most the store timeout): a store that throws or hangs rejects it with
+   * `interaction_store_error` or `interaction_store_timeout`.
+   */
   request(input: InteractionRequestInput, options?: { signal?: AbortSignal }): Promise<InteractionResult>;
   /** Settles a request with a submission (§13.4); throws `ContractError` with the spec's codes and messages. */
   submit(submission: unknown): InteractionAcknowledgement;
@@ -122,6 +142,14 @@ export interface InteractionService {
   subscribe(observer: (event: InteractionEvent) => void): () => void;
   /** Closes the service: every pending request it started ends `interrupted`; later requests are unavailable. */
   close(): void;
+}
+
+/** The interaction service over an asynchronous store: `submit` and `get` resolve instead of returning. */
+export interface AsyncInteractionService extends Omit<InteractionService, "submit" | "get"> {
+  /** Settles a request with a submission (§13.4); rejects with `ContractError` with the spec's codes. */
+  submit(submission: unknown): Promise<InteractionAcknowledgement>;
+  /** The stored request, when it belongs to the service's session. */
+  get(requestId: string): Promise<InteractionRecord | undefined>;
 }
 
 function fail(code: string, text: string): ContractError {
@@ -178,20 +206,46 @@ function hasResponseAction(
   );
 }
 
+/** Whether `error` is a failure of the store itself (never retried with the adapter). */
+function isStoreFailure(error: unknown): boolean {
+  return !isContractError(error) || error.code.startsWith("interaction_store_");
+}
+
+/** A store failure as a coded error: contract errors pass unchanged, anything else is `interaction_store_error`. */
+function storeFailure(operation: string, error: unknown): unknown {
+  if (isContractError(error)) return error;
+  return fail("interaction_store_error", `store ${operation} failed`);
+}
+
+/** Waits one macrotask, so a retry loop can never starve the host's event loop with microtasks. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => globalThis.setTimeout(resolve, 0));
+}
+
 /**
  * Creates the interaction service of `panels.md` §13: `request` runs the lifecycle of §13.2 (unavailable, abort,
  * timeout, document, exactly one form, view, response actions, budget, store before publish, adapter, wait) and
  * `submit` settles a submission by compare-and-swap (§13.4). With neither an `adapter` nor `interactive: true`,
- * `request` fails at once with `interaction_unavailable`.
+ * `request` fails at once with `interaction_unavailable`. Over a synchronous store (the default memory store)
+ * `submit` and `get` return at once; over an asynchronous one they return promises (`AsyncInteractionService`).
  */
-export function createInteractionService(options: InteractionServiceOptions = {}): InteractionService {
+export function createInteractionService(options?: InteractionServiceOptions): InteractionService;
+export function createInteractionService(options: AsyncInteractionServiceOptions): AsyncInteractionService;
+export function createInteractionService(
+  options: InteractionServiceOptions | AsyncInteractionServiceOptions = {},
+): InteractionService | AsyncInteractionService {
   const { adapter, interactive = false } = options;
-  const store = options.store ?? createMemoryInteractionStore();
+  const store: InteractionStore = options.store ?? createMemoryInteractionStore();
   const clock = options.clock ?? systemClock;
+  const storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const sessionId = options.sessionId;
   const runId = options.runId ?? crypto.randomUUID();
   const observers = new Set<(event: InteractionEvent) => void>();
-  const pending = new Map<string, () => void>();
+  /** The requests this service waits for: ended by `close`, woken at once by a local `submit`. */
+  const pending = new Map<
+    string,
+    { interrupt: () => void; settled: (ack: InteractionAcknowledgement) => void }
+  >();
   let closed = false;
 
   const emit = (event: InteractionEvent) => {
@@ -204,25 +258,69 @@ export function createInteractionService(options: InteractionServiceOptions = {}
     }
   };
 
-  /** Ends a pending request in a terminal non-answer; false when it was already settled. */
+  /**
+   * Runs one store operation: a synchronous value stays synchronous; a non-contract failure becomes
+   * `interaction_store_error`; a promise that has not settled within the store timeout fails with
+   * `interaction_store_timeout`.
+   */
+  const call = <T>(operation: string, run: () => MaybePromise<T>): MaybePromise<T> => {
+    let value: MaybePromise<T>;
+    try {
+      value = run();
+    } catch (error) {
+      throw storeFailure(operation, error);
+    }
+    if (!isThenable(value)) return value;
+    return new Promise<T>((resolve, reject) => {
+      const timer = clock.setTimeout(
+        () =>
+          reject(
+            fail(
+              "interaction_store_timeout",
+              `store ${operation} did not answer within ${storeTimeoutMs} ms`,
+            ),
+          ),
+        storeTimeoutMs,
+      );
+      Promise.resolve(value).then(
+        (resolved) => {
+          clock.clearTimeout(timer);
+          resolve(resolved);
+        },
+        (error: unknown) => {
+          clock.clearTimeout(timer);
+          reject(storeFailure(operation, error));
+        },
+      );
+    });
+  };
+
+  /** Ends a pending request in a terminal non-answer: the acknowledgement, or `undefined` when already settled. */
   const settleAs = (
     record: InteractionRecord,
     state: Exclude<InteractionTerminalState, "answered">,
-  ): boolean => {
-    try {
-      store.settle(record.identity.sessionId, record.identity.requestId, {
-        expectedRevision: 1,
-        state,
-        canonicalResult: TERMINAL_RESULTS[state],
-      });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  ): MaybePromise<InteractionAcknowledgement | undefined> =>
+    attempt(
+      () =>
+        call("settle", () =>
+          store.settle(record.identity.sessionId, record.identity.requestId, {
+            expectedRevision: 1,
+            state,
+            canonicalResult: TERMINAL_RESULTS[state],
+          }),
+        ),
+      (ack) => ack,
+      (error) => {
+        if (isContractError(error) && error.code === "interaction_conflict") return undefined;
+        throw error;
+      },
+    );
 
   /** §13.4 steps 2–7 for a submission addressed to `record`. */
-  const process = (record: InteractionRecord, submission: unknown): InteractionAcknowledgement => {
+  const process = (
+    record: InteractionRecord,
+    submission: unknown,
+  ): MaybePromise<InteractionAcknowledgement> => {
     if (!isObject(submission)) throw fail("interaction_invalid", "response must be an object");
     if (!validIdentity(submission, record.identity.requestId)) {
       throw fail("interaction_invalid", "invalid request identity, revision or response");
@@ -240,25 +338,32 @@ export function createInteractionService(options: InteractionServiceOptions = {}
       if (!checked.ok) throw ContractError.fromIssues(checked.issues);
       canonicalResult = checked.canonicalResult;
     }
-    return store.settle(record.identity.sessionId, record.identity.requestId, {
-      expectedRevision: submission.expectedRevision as number,
-      state: answering ? "answered" : "cancelled",
-      canonicalResult,
-      idempotencyKey: key,
-      fingerprint,
-      ...(answering ? { beforeDeadline: clock.now() } : {}),
+    const settled = call("settle", () =>
+      store.settle(record.identity.sessionId, record.identity.requestId, {
+        expectedRevision: submission.expectedRevision as number,
+        state: answering ? "answered" : "cancelled",
+        canonicalResult,
+        idempotencyKey: key,
+        fingerprint,
+        ...(answering ? { beforeDeadline: clock.now() } : {}),
+      }),
+    );
+    return chain(settled, (ack) => {
+      // A request this service waits for ends now, even when the store's watch is slow to tell.
+      if (ack.state !== "pending") pending.get(record.identity.requestId)?.settled(ack);
+      return ack;
     });
   };
 
-  const service: InteractionService = {
-    async request(input, requestOptions = {}) {
+  const service = {
+    async request(input: InteractionRequestInput, requestOptions: { signal?: AbortSignal } = {}) {
       const signal = requestOptions.signal;
       // 1. Availability.
       if (closed || (adapter === undefined && !interactive)) {
         throw fail("interaction_unavailable", "this host has no response adapter");
       }
       // 2. An aborted call.
-      if (signal?.aborted) return { status: "cancelled" };
+      if (signal?.aborted) return { status: "cancelled" } as InteractionResult;
       // 3. Timeout.
       const timeout = input.timeout_ms === undefined ? DEFAULT_INTERACTION_TIMEOUT_MS : input.timeout_ms;
       if (
@@ -310,7 +415,7 @@ export function createInteractionService(options: InteractionServiceOptions = {}
         requestId,
         ...(declaration.placement === "chat" ? { viewInstanceId: crypto.randomUUID() } : {}),
       };
-      store.create({
+      const record: InteractionRecord = {
         identity,
         declaration,
         document,
@@ -320,63 +425,158 @@ export function createInteractionService(options: InteractionServiceOptions = {}
         state: "pending",
         createdAt,
         deadline: createdAt + timeout,
-      });
-      const stored = store.get(session, requestId);
-      if (stored === undefined) throw fail("interaction_invalid", "the store did not keep the request");
+      };
 
-      // 10–11. Publish, then wait for a terminal state.
+      // 10–11. Publish, then wait for a terminal state; the deadline timer runs from here, whatever the store does.
       return new Promise<InteractionResult>((resolve, reject) => {
         const adapterControl = new AbortController();
+        let stored: InteractionRecord = record;
+        let created = false;
+        let watching = false;
         let failure: unknown;
         let finished = false;
-        const onAbort = () => settleAs(stored, "cancelled");
-        const timer = clock.setTimeout(() => settleAs(stored, "expired"), timeout);
-        const finish = (record: InteractionRecord) => {
-          if (finished) return;
+        let unwatch: (() => void) | undefined;
+
+        const cleanup = () => {
           finished = true;
           clock.clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
           pending.delete(requestId);
           unwatch?.();
           adapterControl.abort();
-          emit({ type: "settled", request: record });
+        };
+        const finish = (terminal: InteractionRecord) => {
+          if (finished) return;
+          cleanup();
+          emit({ type: "settled", request: terminal });
           if (failure !== undefined) reject(failure);
           else
-            resolve(JSON.parse(record.canonicalResult ?? TERMINAL_RESULTS.interrupted) as InteractionResult);
+            resolve(
+              JSON.parse(terminal.canonicalResult ?? TERMINAL_RESULTS.interrupted) as InteractionResult,
+            );
         };
-        let unwatch: (() => void) | undefined;
-        unwatch = store.watch(session, requestId, finish);
-        if (finished) {
-          unwatch();
-          return;
-        }
-        pending.set(requestId, () => settleAs(stored, "interrupted"));
+        const failWith = (error: unknown) => {
+          if (finished) return;
+          cleanup();
+          reject(error);
+        };
+        /** Runs a chain of (maybe asynchronous) steps; any failure ends the request with that coded error. */
+        const run = (steps: () => MaybePromise<unknown>) => {
+          try {
+            const out = steps();
+            if (isThenable(out)) Promise.resolve(out).then(undefined, failWith);
+          } catch (error) {
+            failWith(error);
+          }
+        };
+        const conclude = (ack: InteractionAcknowledgement) => {
+          if (ack.state === "pending") return;
+          finish({
+            ...stored,
+            revision: ack.revision,
+            state: ack.state,
+            canonicalResult:
+              ack.canonicalResult ??
+              (ack.state === "answered" ? TERMINAL_RESULTS.interrupted : TERMINAL_RESULTS[ack.state]),
+          });
+        };
+        /** Ends the request as `state`; when another settlement won, resolves to that one. */
+        const endAs = (state: Exclude<InteractionTerminalState, "answered">) => {
+          if (finished) return;
+          run(() =>
+            chain(settleAs(stored, state), (ack) => {
+              if (ack !== undefined) return conclude(ack);
+              return chain(
+                call("get", () => store.get(session, requestId)),
+                (current) => {
+                  if (current !== undefined && current.state !== "pending") return finish(current);
+                  throw fail("interaction_store_error", "store settle conflicted on a pending request");
+                },
+              );
+            }),
+          );
+        };
+        const onAbort = () => {
+          if (watching) endAs("cancelled");
+        };
+        const onDeadline = () => {
+          if (created) endAs("expired");
+          else failWith(fail("interaction_store_timeout", "store create did not answer before the deadline"));
+        };
+        const timer = clock.setTimeout(onDeadline, timeout);
         signal?.addEventListener("abort", onAbort, { once: true });
-        emit({ type: "published", request: stored });
-        try {
-          input.publish?.(stored);
-        } catch (error) {
-          failure = error;
-          settleAs(stored, "interrupted");
-          return;
-        }
-        if (adapter !== undefined && !finished) void runAdapter(adapter, stored, adapterControl.signal);
+
+        const afterWatch = (stop: () => void) => {
+          unwatch = stop;
+          if (finished) {
+            stop();
+            return;
+          }
+          watching = true;
+          pending.set(requestId, { interrupt: () => endAs("interrupted"), settled: conclude });
+          if (signal?.aborted) {
+            endAs("cancelled");
+            return;
+          }
+          emit({ type: "published", request: stored });
+          try {
+            input.publish?.(stored);
+          } catch (error) {
+            failure = error;
+            endAs("interrupted");
+            return;
+          }
+          if (adapter !== undefined && !finished) {
+            void runAdapter(adapter, stored, adapterControl.signal, () => endAs("cancelled"), failWith);
+          }
+        };
+        const afterGet = (got: InteractionRecord | undefined) => {
+          if (finished) return;
+          if (got === undefined) throw fail("interaction_invalid", "the store did not keep the request");
+          stored = got;
+          return chain(
+            call("watch", () => store.watch(session, requestId, finish)),
+            afterWatch,
+          );
+        };
+        run(() =>
+          chain(
+            call("create", () => store.create(record)),
+            () => {
+              created = true;
+              // Gave up before the store answered: the late request is ended, never left pending.
+              if (finished) return settleAs(record, "interrupted");
+              return chain(
+                call("get", () => store.get(session, requestId)),
+                afterGet,
+              );
+            },
+          ),
+        );
       });
     },
 
-    submit(submission) {
+    submit(submission: unknown): MaybePromise<InteractionAcknowledgement> {
       if (!isObject(submission)) throw fail("interaction_invalid", "response must be an object");
       const requestId = submission.requestId;
-      const record = typeof requestId === "string" ? store.get(sessionId, requestId) : undefined;
-      if (record === undefined) throw fail("interaction_not_found", "request does not exist in this session");
-      return process(record, submission);
+      if (typeof requestId !== "string") {
+        throw fail("interaction_not_found", "request does not exist in this session");
+      }
+      return chain(
+        call("get", () => store.get(sessionId, requestId)),
+        (record) => {
+          if (record === undefined)
+            throw fail("interaction_not_found", "request does not exist in this session");
+          return process(record, submission);
+        },
+      );
     },
 
-    get(requestId) {
-      return store.get(sessionId, requestId);
+    get(requestId: string): MaybePromise<InteractionRecord | undefined> {
+      return call("get", () => store.get(sessionId, requestId));
     },
 
-    subscribe(observer) {
+    subscribe(observer: (event: InteractionEvent) => void) {
       observers.add(observer);
       return () => {
         observers.delete(observer);
@@ -385,33 +585,49 @@ export function createInteractionService(options: InteractionServiceOptions = {}
 
     close() {
       closed = true;
-      for (const interrupt of [...pending.values()]) interrupt();
+      for (const entry of [...pending.values()]) entry.interrupt();
     },
   };
 
-  /** Runs the adapter until it returns a valid submission, the request ends, or the adapter throws (cancel). */
-  async function runAdapter(run: InteractionAdapter, record: InteractionRecord, signal: AbortSignal) {
+  /**
+   * Runs the adapter until it returns a valid submission, the request ends, or the adapter throws (cancel). An
+   * invalid submission calls it again one macrotask later; a store failure ends the request instead of retrying.
+   */
+  async function runAdapter(
+    ask: InteractionAdapter,
+    record: InteractionRecord,
+    signal: AbortSignal,
+    cancel: () => void,
+    failWith: (error: unknown) => void,
+  ) {
     let retry: InteractionRetry | undefined;
     for (;;) {
       if (signal.aborted) return;
       let submission: unknown;
       try {
-        submission = await (retry === undefined ? run(record, signal) : run(record, signal, retry));
+        submission = await (retry === undefined ? ask(record, signal) : ask(record, signal, retry));
       } catch {
-        settleAs(record, "cancelled");
+        if (!signal.aborted) cancel();
         return;
       }
       if (signal.aborted) return;
       try {
-        const current = store.get(record.identity.sessionId, record.identity.requestId) ?? record;
-        process(current, submission);
+        const current =
+          (await call("get", () => store.get(record.identity.sessionId, record.identity.requestId))) ??
+          record;
+        await process(current, submission);
         return;
       } catch (error) {
+        if (isStoreFailure(error)) {
+          failWith(error);
+          return;
+        }
         const code = isContractError(error) ? error.code : "interaction_invalid";
         retry = { error: { code, message: thrownMessage(error) } };
       }
+      await nextTurn();
     }
   }
 
-  return service;
+  return service as InteractionService | AsyncInteractionService;
 }

@@ -6,6 +6,7 @@ import {
   type InteractionAdapter,
   type InteractionRecord,
   type InteractionRequestInput,
+  type InteractionService,
   type InteractionServiceOptions,
 } from "../src/index.js";
 import type { PanelAction, PanelDeclaration } from "../src/types.js";
@@ -503,7 +504,7 @@ describe("submit", () => {
 describe("adapters", () => {
   it("calls the adapter again with the validation error while the request stays pending", async () => {
     const states: Array<string | undefined> = [];
-    let service: ReturnType<typeof createInteractionService> | undefined;
+    let service: InteractionService | undefined;
     const adapter = vi.fn<InteractionAdapter>(async (request, _signal, retry) => {
       states.push(service?.get(request.identity.requestId)?.state);
       const base = {

@@ -1,3 +1,10 @@
+export {
+  ACP_PLAN_IGNORED,
+  type AcpPlanCandidate,
+  type AcpPlanSelection,
+  selectAcpPlan,
+  selectRegistryAcpPlan,
+} from "./acp-plan.js";
 export { sourceDigest } from "./digest.js";
 export { DISPATCH_ERROR } from "./dispatch.js";
 export {

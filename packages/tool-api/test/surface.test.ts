@@ -5,6 +5,7 @@ import * as testing from "../src/testing.js";
 it("pins the public export names", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "ACP_PLAN_IGNORED",
       "DEFAULT_MAX_OUTPUT_BYTES",
       "DISPATCH_CODES",
       "DISPATCH_ERROR",
@@ -46,6 +47,8 @@ it("pins the public export names", () => {
       "parseRules",
       "parseToolManifest",
       "rawCacheRoot",
+      "selectAcpPlan",
+      "selectRegistryAcpPlan",
       "sourceDigest",
       "validateToolFolder",
     ]

@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { stringifyForDisplay } from "@raw/schema";
-import { displayLine } from "../support/present.js";
+import { isContractError, stringifyForDisplay } from "@raw/schema";
+import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
+import { displayLine } from "../support/present.js";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
@@ -69,7 +70,8 @@ function loadedText(folders: readonly LoadedFolder[]): string {
 
 /**
  * `raw call <tool> --args <json|@file> [--rules f] [--hook dir]... [--cwd dir] [--approve yes|no|ask]
- * [--format text|json]`: one call of a bundled tool through the real pipeline, with a step trace.
+ * [--format text|json] [--state <file>]`: one call of a bundled tool through the real pipeline, with a step trace;
+ * with `--state`, interaction requests live in that SQLite file (`@raw/store-sqlite`) and survive a restart.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const usage = usageOf("call");
@@ -83,6 +85,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       cwd: { type: "string" },
       approve: { type: "string" },
       format: { type: "string" },
+      state: { type: "string" },
     },
     usage,
     { min: 1, max: 1 },
@@ -146,6 +149,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     controller.abort();
   };
   process.on("SIGINT", onSigint);
+  // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
+  const statePath = stringOption(args, "state");
+  let stateStore: SqliteInteractionStore | undefined;
+  if (statePath !== undefined) {
+    const { openSqliteInteractionStore } = await import("@raw/store-sqlite");
+    try {
+      stateStore = openSqliteInteractionStore({ path: resolve(here, statePath) });
+    } catch (error) {
+      process.off("SIGINT", onSigint);
+      if (!isContractError(error))
+        throw new CliFailure("interaction_store_error", "cannot open the state file");
+      throw new CliFailure(error.code, error.message.replace(`${error.code}: `, ""));
+    }
+  }
   const session = await openSession({
     cwd,
     tools: tools.tools,
@@ -155,6 +172,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     interactionAdapter: interactive
       ? (request, signal, retry) => terminalFormAdapter(term())(request, signal, retry)
       : undefined,
+    interactionStore: stateStore,
     onStep: format === "text" ? (step) => io.stdout.write(stepText(step)) : undefined,
   });
   try {
@@ -168,6 +186,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     session.close();
+    stateStore?.close();
     terminal?.close();
   }
 }

@@ -13,6 +13,7 @@ import {
   type PanelReceipt,
   renderPanelText,
   renderReceiptLine,
+  type SyncInteractionStore,
 } from "@raw/panel";
 import {
   type ApprovalRequest,
@@ -61,6 +62,8 @@ export interface SessionOptions {
   approver?: Approver | undefined;
   /** Without an adapter, interaction requests fail at once with `interaction_unavailable`. */
   interactionAdapter?: InteractionAdapter | undefined;
+  /** Where interaction requests live (`--state <file>`: the SQLite store); default in memory. */
+  interactionStore?: SyncInteractionStore | undefined;
   /** Called with each step as soon as it is known. */
   onStep?: ((step: TraceStep) => void) | undefined;
   /** The environment of hook processes (default: this process's). */
@@ -114,13 +117,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         })
       : undefined;
   const host = createPanelHost(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {});
-  const service = createInteractionService(
-    options.interactionAdapter
+  const service = createInteractionService({
+    ...(options.interactionAdapter
       ? { adapter: options.interactionAdapter }
       : options.interactive
         ? { interactive: true }
-        : {},
-  );
+        : {}),
+    ...(options.interactionStore ? { store: options.interactionStore } : {}),
+  });
   const registry = createToolRegistry({
     rules: rules?.rules ?? [],
     preToolUse: hooks?.preToolUse,

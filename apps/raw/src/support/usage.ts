@@ -35,7 +35,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
   },
   call: {
     usage:
-      "raw call <tool> --args <json|@file> [--rules <file>] [--hook <dir>]... [--tool <dir>]... [--cwd <dir>] [--approve yes|no|ask] [--format text|json]",
+      "raw call <tool> --args <json|@file> [--rules <file>] [--hook <dir>]... [--tool <dir>]... [--cwd <dir>] [--approve yes|no|ask] [--format text|json] [--state <file>]",
     summary: "run one call of a bundled (or --tool) tool through the whole pipeline and print each step",
   },
   effects: {
@@ -47,7 +47,8 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
     summary: "run a hook folder once with an event payload and print its answer",
   },
   panel: {
-    usage: "raw panel render <file> [--title <title>]\nraw panel validate <file> [--format text|json|github]",
+    usage:
+      "raw panel render <file...> [--title <title>] [--select <id>]\nraw panel validate <file> [--format text|json|github]",
     summary: "render a panel document as text, or validate it",
   },
   demo: {

@@ -1,0 +1,322 @@
+import { isContractError } from "@raw/schema";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FormField } from "./forms.js";
+import { prepareForm } from "./forms.js";
+import { createInteractionService } from "./interaction.js";
+import type { InteractionRecord, InteractionSettle, InteractionStore } from "./interaction-store.js";
+import type { MaybePromise } from "./maybe-async.js";
+import type { PanelDeclaration, PanelDocument } from "./types.js";
+
+/** A store under test; `close` (when present) is called after each case. */
+export type ConformanceStore = InteractionStore & { close?(): MaybePromise<void> };
+
+/** Opens a fresh, empty store for one case of the suite. */
+export type InteractionStoreFactory = () => MaybePromise<ConformanceStore>;
+
+const DECLARATION: PanelDeclaration = {
+  id: "questions",
+  title: "Questions",
+  icon: "file-text",
+  open: "never",
+  context: "none",
+  placement: "sidebar",
+  acp_plan: false,
+  actions: [
+    { id: "submit", label: "Send", scope: "block", kind: "response", response: "submit", blocks: ["form"] },
+    { id: "cancel", label: "Cancel", scope: "block", kind: "response", response: "cancel" },
+  ],
+};
+
+const FIELDS: FormField[] = [
+  { id: "notes", label: "Notes — ünïcödé 😀", kind: "text" },
+  { id: "__proto__", label: "Proto", kind: "text" },
+];
+
+const DOCUMENT: PanelDocument = {
+  title: "Deploy",
+  blocks: [{ id: "form", kind: "form", fields: FIELDS }],
+} as PanelDocument;
+
+/**
+ * A pending record as the interaction service would create it (a sidebar form with a `notes` text field), for a
+ * store's own tests; `createdAt` defaults to now and `deadline` to one hour later.
+ */
+export function sampleInteractionRecord(
+  overrides: {
+    sessionId?: string;
+    owner?: string;
+    createdAt?: number;
+    deadline?: number;
+    requestId?: string;
+  } = {},
+): InteractionRecord {
+  return pendingRecord(overrides);
+}
+
+function pendingRecord(
+  overrides: {
+    sessionId?: string;
+    owner?: string;
+    createdAt?: number;
+    deadline?: number;
+    requestId?: string;
+  } = {},
+): InteractionRecord {
+  // Now, so a store's own expiry sweep never ends a case's request early.
+  const createdAt = overrides.createdAt ?? Date.now();
+  return {
+    identity: {
+      ...(overrides.sessionId !== undefined ? { sessionId: overrides.sessionId } : {}),
+      runId: "run-1",
+      toolCallId: "call-1",
+      owner: overrides.owner ?? "tools/ask",
+      panelId: "questions",
+      requestId: overrides.requestId ?? crypto.randomUUID(),
+    },
+    declaration: DECLARATION,
+    document: DOCUMENT,
+    formBlockId: "form",
+    form: prepareForm(FIELDS, 65_536),
+    revision: 1,
+    state: "pending",
+    createdAt,
+    deadline: overrides.deadline ?? createdAt + 3_600_000,
+  };
+}
+
+const ANSWER = '{"status":"answered","answers":{"notes":"ok"}}';
+
+function answered(key = "k1", fingerprint = "f1"): InteractionSettle {
+  return {
+    expectedRevision: 1,
+    state: "answered",
+    canonicalResult: ANSWER,
+    idempotencyKey: key,
+    fingerprint,
+  };
+}
+
+async function codeOf(run: () => MaybePromise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    return isContractError(error) ? error.code : `not a ContractError: ${String(error)}`;
+  }
+  return "no error";
+}
+
+/** Resolves once `check` holds, polling every 5 ms for at most `ms` (a store's watch may be asynchronous). */
+async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * Registers the interaction store conformance cases of raw.panel/2 (`panels.md` §13.3–§13.5) with vitest: records
+ * kept exactly and per session, duplicate ids refused, the compare-and-swap and replay rules of `settle`,
+ * `interaction_not_found`, owner interruption, watchers (at once when terminal, after a settle, unsubscribed), one
+ * winner among concurrent settles, and a full request → submit → settle round trip through the service. `factory`
+ * opens a fresh, empty store for each case; a store's `close` is called after it.
+ */
+export function defineInteractionStoreConformance(name: string, factory: InteractionStoreFactory): void {
+  describe(`interaction store conformance: ${name}`, () => {
+    const opened: ConformanceStore[] = [];
+    const open = async () => {
+      const store = await factory();
+      opened.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close?.();
+    });
+
+    it("keeps a created record exactly and only in its session", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      expect(await store.get("s1", record.identity.requestId)).toEqual(record);
+      expect(await store.get("s2", record.identity.requestId)).toBeUndefined();
+      expect(await store.get(undefined, record.identity.requestId)).toBeUndefined();
+      const loose = pendingRecord();
+      await store.create(loose);
+      expect(await store.get(undefined, loose.identity.requestId)).toEqual(loose);
+      expect(await store.get("s1", loose.identity.requestId)).toBeUndefined();
+      expect(await store.get("s1", crypto.randomUUID())).toBeUndefined();
+    });
+
+    it("refuses a second record with the same id: interaction_invalid, the first unchanged", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      const twin = { ...record, deadline: record.deadline + 1 };
+      expect(await codeOf(() => store.create(twin))).toBe("interaction_invalid");
+      expect(await store.get("s1", record.identity.requestId)).toEqual(record);
+    });
+
+    it("settles by compare-and-swap and stores state, result, key and fingerprint together", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      const ack = await store.settle("s1", record.identity.requestId, answered());
+      expect(ack).toEqual({
+        requestId: record.identity.requestId,
+        revision: 2,
+        state: "answered",
+        canonicalResult: ANSWER,
+      });
+      expect(await store.get("s1", record.identity.requestId)).toEqual({
+        ...record,
+        revision: 2,
+        state: "answered",
+        canonicalResult: ANSWER,
+        idempotencyKey: "k1",
+        fingerprint: "f1",
+      });
+    });
+
+    it("replays the same key and fingerprint; conflicts on every other late settle", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      const id = record.identity.requestId;
+      await store.create(record);
+      const ack = await store.settle("s1", id, answered());
+      expect(await store.settle("s1", id, answered())).toEqual(ack);
+      expect(await codeOf(() => store.settle("s1", id, answered("k1", "f2")))).toBe("interaction_conflict");
+      expect(await codeOf(() => store.settle("s1", id, answered("k2")))).toBe("interaction_conflict");
+      expect(
+        await codeOf(() =>
+          store.settle("s1", id, {
+            expectedRevision: 1,
+            state: "expired",
+            canonicalResult: '{"status":"expired"}',
+          }),
+        ),
+      ).toBe("interaction_conflict");
+      expect((await store.get("s1", id))?.canonicalResult).toBe(ANSWER);
+    });
+
+    it("conflicts on another revision or a submission at or after the deadline; stays pending", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      const id = record.identity.requestId;
+      await store.create(record);
+      expect(await codeOf(() => store.settle("s1", id, { ...answered(), expectedRevision: 2 }))).toBe(
+        "interaction_conflict",
+      );
+      expect(
+        await codeOf(() => store.settle("s1", id, { ...answered(), beforeDeadline: record.deadline })),
+      ).toBe("interaction_conflict");
+      expect((await store.get("s1", id))?.state).toBe("pending");
+      const ack = await store.settle("s1", id, { ...answered(), beforeDeadline: record.deadline - 1 });
+      expect(ack.state).toBe("answered");
+    });
+
+    it("settling an unknown request or one of another session: interaction_not_found", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      expect(await codeOf(() => store.settle("s1", crypto.randomUUID(), answered()))).toBe(
+        "interaction_not_found",
+      );
+      expect(await codeOf(() => store.settle("s2", record.identity.requestId, answered()))).toBe(
+        "interaction_not_found",
+      );
+      expect((await store.get("s1", record.identity.requestId))?.state).toBe("pending");
+    });
+
+    it("interrupts only the pending requests of one owner", async () => {
+      const store = await open();
+      const mine = pendingRecord({ sessionId: "s1", owner: "tools/a" });
+      const done = pendingRecord({ sessionId: "s1", owner: "tools/a" });
+      const other = pendingRecord({ sessionId: "s2", owner: "tools/b" });
+      for (const record of [mine, done, other]) await store.create(record);
+      await store.settle("s1", done.identity.requestId, answered());
+      expect(await store.interruptPending("tools/a")).toBe(1);
+      expect(await store.get("s1", mine.identity.requestId)).toMatchObject({
+        state: "interrupted",
+        revision: 2,
+        canonicalResult: '{"status":"interrupted"}',
+      });
+      expect((await store.get("s1", done.identity.requestId))?.state).toBe("answered");
+      expect((await store.get("s2", other.identity.requestId))?.state).toBe("pending");
+      expect(await store.interruptPending("tools/a")).toBe(0);
+    });
+
+    it("tells a watcher once the request is terminal, at once when it already is, never after unsubscribing", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      const quiet = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      await store.create(quiet);
+      const seen: InteractionRecord[] = [];
+      const unheard: InteractionRecord[] = [];
+      await store.watch("s1", record.identity.requestId, (r) => seen.push(r));
+      const stop = await store.watch("s1", quiet.identity.requestId, (r) => unheard.push(r));
+      stop();
+      await store.settle("s1", record.identity.requestId, answered());
+      await store.settle("s1", quiet.identity.requestId, answered());
+      await eventually(() => seen.length > 0);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ state: "answered", revision: 2, canonicalResult: ANSWER });
+      const late: InteractionRecord[] = [];
+      await store.watch("s1", record.identity.requestId, (r) => late.push(r));
+      await eventually(() => late.length > 0);
+      expect(late[0]?.state).toBe("answered");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unheard).toEqual([]);
+      expect(seen).toHaveLength(1);
+    });
+
+    it("lets exactly one of many concurrent settles win", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          Promise.resolve().then(() =>
+            store.settle("s1", record.identity.requestId, answered(`k${i}`, `f${i}`)),
+          ),
+        ),
+      );
+      const won = outcomes.filter((o) => o.status === "fulfilled");
+      expect(won).toHaveLength(1);
+      for (const lost of outcomes.filter((o) => o.status === "rejected")) {
+        expect(isContractError(lost.reason) && lost.reason.code).toBe("interaction_conflict");
+      }
+      expect((await store.get("s1", record.identity.requestId))?.revision).toBe(2);
+    });
+
+    it("serves the interaction service: request, submit, replay, answered", async () => {
+      const store = await open();
+      const service = createInteractionService({ interactive: true, store, sessionId: "s1" });
+      let published: InteractionRecord | undefined;
+      service.subscribe((event) => {
+        if (event.type === "published") published = event.request;
+      });
+      const pending = service.request({
+        owner: "tools/ask",
+        declaration: DECLARATION,
+        panel: "questions",
+        document: DOCUMENT,
+        timeout_ms: 10_000,
+        maxOutputBytes: 65_536,
+      });
+      await eventually(() => published !== undefined);
+      const record = published as InteractionRecord;
+      const submission = {
+        requestId: record.identity.requestId,
+        expectedRevision: 1,
+        idempotencyKey: "key-1",
+        response: "submit",
+        answers: { notes: "ok" },
+      };
+      const ack = await service.submit(submission);
+      expect(ack).toMatchObject({ state: "answered", revision: 2 });
+      expect(await service.submit(submission)).toEqual(ack);
+      await expect(pending).resolves.toEqual({ status: "answered", answers: { notes: "ok" } });
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { ContractError } from "@raw/schema";
+
+/** A coded store failure: `<code>: <text>`, never a driver's message or stack. */
+export function storeError(code: string, text: string): ContractError {
+  return new ContractError(code, `${code}: ${text}`);
+}
+
+/** The error code of a driver error (`ECONNREFUSED`, a SQLSTATE such as `57P01`), if any. */
+export function driverCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}

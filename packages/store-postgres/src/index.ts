@@ -1,0 +1,17 @@
+export { driverCode, storeError } from "./errors.js";
+export {
+  CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_REPLAY_WINDOW_MS,
+  DEFAULT_SWEEP_INTERVAL_MS,
+  MAX_RECONNECT_DELAY_MS,
+  POSTGRES_SCHEMA_VERSION,
+  RECONNECT_DELAY_MS,
+  SCHEMA_NAME_PATTERN,
+} from "./limits.js";
+export { migrate, postgresMigrations } from "./migrations.js";
+export {
+  openPostgresInteractionStore,
+  type PostgresInteractionStore,
+  type PostgresInteractionStoreOptions,
+} from "./store.js";

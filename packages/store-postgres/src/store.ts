@@ -1,0 +1,515 @@
+import {
+  acknowledgementOf,
+  type InteractionAcknowledgement,
+  type InteractionRecord,
+  type InteractionSettle,
+  type InteractionStore,
+  interactionDuplicate,
+  interactionNotFound,
+  settleRecord,
+  TERMINAL_RESULTS,
+} from "@raw/panel";
+import { deepFreeze, isContractError } from "@raw/schema";
+import pg from "pg";
+import { driverCode, storeError } from "./errors.js";
+import {
+  CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_REPLAY_WINDOW_MS,
+  DEFAULT_SWEEP_INTERVAL_MS,
+  MAX_RECONNECT_DELAY_MS,
+  RECONNECT_DELAY_MS,
+  SCHEMA_NAME_PATTERN,
+} from "./limits.js";
+import { migrate } from "./migrations.js";
+
+/** Options of `openPostgresInteractionStore`. */
+export interface PostgresInteractionStoreOptions {
+  /** A `postgres://` connection string (or use `connection`). */
+  connectionString?: string;
+  /** `pg` connection settings, merged over `connectionString`. */
+  connection?: pg.ClientConfig;
+  /** The schema holding the tables (default `raw`). */
+  schema?: string;
+  /** This process's name in leases (default a fresh UUID). */
+  holder?: string;
+  /** Most pooled connections (default `DEFAULT_POOL_SIZE`). */
+  poolSize?: number;
+  /** How long settled requests stay for idempotent replays before pruning (default 24 hours). */
+  replayWindowMs?: number;
+  /** The current time in epoch milliseconds (default `Date.now`). */
+  now?: () => number;
+  /**
+   * Period of the sweep that settles overdue requests `expired` (also those of a process that died) and prunes old
+   * settled ones; `0` turns it off (default `DEFAULT_SWEEP_INTERVAL_MS`).
+   */
+  sweepIntervalMs?: number;
+}
+
+/** The PostgreSQL interaction store: the async store contract plus leases, recovery, pruning and panel snapshots. */
+export interface PostgresInteractionStore extends InteractionStore {
+  /** This process's lease holder name. */
+  readonly holder: string;
+  /**
+   * Takes the lease of a session: its epoch goes up by one and this store holds it. From then on every create,
+   * settle and interruption of that session by this store checks, in the same transaction, that the epoch is still
+   * its own; once another process claimed the session, they fail with `interaction_store_fenced` and change nothing.
+   */
+  claimLease(sessionId: string | undefined): Promise<number>;
+  /** Settles every pending request whose deadline has passed as `expired`; returns how many. */
+  expireOverdue(): Promise<number>;
+  /** Deletes settled requests older than the replay window; returns how many. */
+  prune(): Promise<number>;
+  /** The pending requests (of one session when given), oldest first. */
+  pending(sessionId?: string): Promise<InteractionRecord[]>;
+  /** Stores the panel host snapshot of a session (any JSON value), replacing the previous one. */
+  savePanels(sessionId: string | undefined, snapshot: unknown): Promise<void>;
+  /** The last panel snapshot of a session, if any. */
+  loadPanels(sessionId: string | undefined): Promise<unknown>;
+  /** Whether the listening connection is up (wake-ups from other processes arrive). */
+  readonly listening: boolean;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+interface Row {
+  session_key: string;
+  request_id: string;
+  state: InteractionRecord["state"];
+  revision: number;
+  idempotency_key: string | null;
+  fingerprint: string | null;
+  canonical_result: string | null;
+  record: string;
+}
+
+/** The session column: `-` for no session, `+<id>` for a session, so `undefined` matches only `undefined`. */
+function sessionKey(sessionId: string | undefined): string {
+  return sessionId === undefined ? "-" : `+${sessionId}`;
+}
+
+function recordOf(row: Row): InteractionRecord {
+  const base = JSON.parse(row.record) as InteractionRecord;
+  return deepFreeze({
+    ...base,
+    revision: row.revision,
+    state: row.state,
+    ...(row.canonical_result !== null ? { canonicalResult: row.canonical_result } : {}),
+    ...(row.idempotency_key !== null ? { idempotencyKey: row.idempotency_key } : {}),
+    ...(row.fingerprint !== null ? { fingerprint: row.fingerprint } : {}),
+  });
+}
+
+const UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P03",
+]);
+
+/** A driver failure as a coded error, never the driver's message or stack. */
+function translate(error: unknown): unknown {
+  if (isContractError(error)) return error;
+  const code = driverCode(error);
+  if (code !== undefined && UNAVAILABLE.has(code)) {
+    return storeError(
+      "interaction_store_unavailable",
+      `the database refused or lost the connection (${code})`,
+    );
+  }
+  if (error instanceof Error && /timeout|terminated|Connection/i.test(error.message)) {
+    return storeError("interaction_store_unavailable", "the database refused or lost the connection");
+  }
+  return storeError("interaction_store_error", `database operation failed${code ? ` (${code})` : ""}`);
+}
+
+/**
+ * Opens the PostgreSQL interaction store: migrates the schema (under an advisory lock), starts a listening
+ * connection for cross-process wake-ups (`LISTEN/NOTIFY`, re-listened after a reconnect, with every watched
+ * request checked again so no answer is lost), and returns the store. Throws `interaction_store_unavailable`
+ * when the server refuses connections, `interaction_store_schema_newer` or `interaction_store_foreign` for a
+ * schema it must not touch, `interaction_store_invalid` for bad options.
+ */
+export async function openPostgresInteractionStore(
+  options: PostgresInteractionStoreOptions,
+): Promise<PostgresInteractionStore> {
+  const schema = options.schema ?? "raw";
+  if (!SCHEMA_NAME_PATTERN.test(schema)) {
+    throw storeError("interaction_store_invalid", "schema must match ^[a-z_][a-z0-9_]{0,47}$");
+  }
+  const holder = options.holder ?? crypto.randomUUID();
+  const now = options.now ?? Date.now;
+  const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
+  const channel = `raw_interactions_${schema}`;
+  const config: pg.ClientConfig = {
+    ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...options.connection,
+  };
+  const pool = new pg.Pool({
+    ...config,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    application_name: `raw-store-${holder}`,
+  });
+  pool.on("error", () => {
+    // An idle connection that dies is replaced on the next checkout.
+  });
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw translate(error);
+  }
+
+  const leases = new Map<string, number>();
+  const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
+  const watchKey = (key: string, requestId: string) => `${key}\u0000${requestId}`;
+  let closed = false;
+  let listener: pg.Client | undefined;
+  let listening = false;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let sweepTimer: ReturnType<typeof setInterval> | undefined;
+  let delay = RECONNECT_DELAY_MS;
+
+  /** Runs `work` in a transaction on one pooled connection; a fenced session rolls back. */
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    if (closed) throw storeError("interaction_store_closed", "the store is closed");
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    try {
+      await client.query("BEGIN");
+      const out = await work(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw translate(error);
+    } finally {
+      client.release();
+    }
+  };
+
+  const query = async (text: string, values: unknown[] = []) => {
+    if (closed) throw storeError("interaction_store_closed", "the store is closed");
+    try {
+      return await pool.query(text, values);
+    } catch (error) {
+      throw translate(error);
+    }
+  };
+
+  /** Inside a transaction: fails with `interaction_store_fenced` when this store's lease of the session was lost. */
+  const checkFence = async (client: pg.PoolClient, key: string) => {
+    const mine = leases.get(key);
+    if (mine === undefined) return;
+    const row = await client.query(`SELECT epoch FROM ${schema}.leases WHERE session_key = $1 FOR SHARE`, [
+      key,
+    ]);
+    const epoch = Number((row.rows[0] as { epoch?: string } | undefined)?.epoch);
+    if (epoch !== mine) {
+      throw storeError("interaction_store_fenced", "another process took over the lease of this session");
+    }
+  };
+
+  const deliver = (record: InteractionRecord) => {
+    const k = watchKey(sessionKey(record.identity.sessionId), record.identity.requestId);
+    const set = watchers.get(k);
+    if (!set) return;
+    watchers.delete(k);
+    for (const listen of set) {
+      try {
+        listen(record);
+      } catch {
+        // A throwing waiter never affects the store.
+      }
+    }
+  };
+
+  /** Reads a watched request and wakes its waiters when it is terminal. */
+  const recheck = async (key: string, requestId: string) => {
+    try {
+      const rows = await query(
+        `SELECT * FROM ${schema}.interactions WHERE session_key = $1 AND request_id = $2`,
+        [key, requestId],
+      );
+      const row = rows.rows[0] as Row | undefined;
+      if (row && row.state !== "pending") deliver(recordOf(row));
+    } catch {
+      // Checked again after the next reconnect.
+    }
+  };
+
+  const listen = async () => {
+    if (closed) return;
+    const client = new pg.Client({ ...config, application_name: `raw-listen-${holder}` });
+    const retry = () => {
+      listening = false;
+      if (closed || reconnectTimer !== undefined) return;
+      client.removeAllListeners();
+      client.on("error", () => {});
+      client.end().catch(() => {});
+      reconnectTimer = setTimeout(() => {
+        reconnectTimer = undefined;
+        void listen();
+      }, delay);
+      reconnectTimer.unref?.();
+      delay = Math.min(delay * 2, MAX_RECONNECT_DELAY_MS);
+    };
+    client.on("error", retry);
+    client.on("end", retry);
+    client.on("notification", (message) => {
+      try {
+        const { s, r } = JSON.parse(message.payload ?? "") as { s: string; r: string };
+        if (watchers.has(watchKey(s, r))) void recheck(s, r);
+      } catch {
+        // Not one of ours.
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch {
+      retry();
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    listener = client;
+    listening = true;
+    delay = RECONNECT_DELAY_MS;
+    // Anything settled while the connection was down is found now: no answer is lost.
+    for (const k of [...watchers.keys()]) {
+      const [s, r] = k.split("\u0000") as [string, string];
+      void recheck(s, r);
+    }
+  };
+  await listen();
+
+  const notifySql = `SELECT pg_notify('${channel}', json_build_object('s', $1::text, 'r', $2::text)::text)`;
+
+  const endPending = async (where: string, values: unknown[], state: "expired" | "interrupted") => {
+    const settled = await transaction(async (client) => {
+      const rows = (
+        await client.query(`SELECT * FROM ${schema}.interactions WHERE ${where} FOR UPDATE`, values)
+      ).rows as Row[];
+      const out: InteractionRecord[] = [];
+      for (const row of rows) {
+        if (leases.has(row.session_key)) {
+          try {
+            await client.query("SAVEPOINT fence");
+            await checkFence(client, row.session_key);
+            await client.query("RELEASE SAVEPOINT fence");
+          } catch {
+            await client.query("ROLLBACK TO SAVEPOINT fence");
+            continue;
+          }
+        }
+        const current = recordOf(row);
+        const { record } = settleRecord(current, {
+          expectedRevision: current.revision,
+          state,
+          canonicalResult: TERMINAL_RESULTS[state],
+        });
+        await client.query(
+          `UPDATE ${schema}.interactions SET state = $1, revision = $2, settled_at = $3, canonical_result = $4
+           WHERE session_key = $5 AND request_id = $6`,
+          [record.state, record.revision, now(), record.canonicalResult, row.session_key, row.request_id],
+        );
+        await client.query(notifySql, [row.session_key, row.request_id]);
+        out.push(record);
+      }
+      return out;
+    });
+    for (const record of settled) deliver(record);
+    return settled.length;
+  };
+
+  const store: PostgresInteractionStore = {
+    holder,
+    get listening() {
+      return listening;
+    },
+    async claimLease(sessionId) {
+      const key = sessionKey(sessionId);
+      const result = await query(
+        `INSERT INTO ${schema}.leases (session_key, epoch, holder, claimed_at) VALUES ($1, 1, $2, $3)
+         ON CONFLICT (session_key) DO UPDATE SET epoch = ${schema}.leases.epoch + 1, holder = excluded.holder,
+         claimed_at = excluded.claimed_at RETURNING epoch`,
+        [key, holder, now()],
+      );
+      const epoch = Number((result.rows[0] as { epoch: string }).epoch);
+      leases.set(key, epoch);
+      return epoch;
+    },
+    async create(record) {
+      const { sessionId, requestId, owner } = record.identity;
+      const key = sessionKey(sessionId);
+      const {
+        revision: _r,
+        state: _s,
+        canonicalResult: _c,
+        idempotencyKey: _k,
+        fingerprint: _f,
+        ...base
+      } = record;
+      await transaction(async (client) => {
+        await checkFence(client, key);
+        const inserted = await client.query(
+          `INSERT INTO ${schema}.interactions
+           (session_key, request_id, owner, state, revision, created_at, deadline, record)
+           VALUES ($1, $2, $3, 'pending', 1, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [key, requestId, owner, record.createdAt, record.deadline, JSON.stringify(base)],
+        );
+        if (inserted.rowCount !== 1) throw interactionDuplicate(requestId);
+      });
+    },
+    async get(sessionId, requestId) {
+      const rows = await query(
+        `SELECT * FROM ${schema}.interactions WHERE session_key = $1 AND request_id = $2`,
+        [sessionKey(sessionId), requestId],
+      );
+      const row = rows.rows[0] as Row | undefined;
+      return row ? recordOf(row) : undefined;
+    },
+    async settle(sessionId, requestId, settle: InteractionSettle): Promise<InteractionAcknowledgement> {
+      const key = sessionKey(sessionId);
+      const [ack, settled] = await transaction(async (client) => {
+        await checkFence(client, key);
+        const rows = await client.query(
+          `SELECT * FROM ${schema}.interactions WHERE session_key = $1 AND request_id = $2 FOR UPDATE`,
+          [key, requestId],
+        );
+        const row = rows.rows[0] as Row | undefined;
+        if (!row) throw interactionNotFound();
+        const current = recordOf(row);
+        const outcome = settleRecord(current, settle);
+        if (outcome.replay) return [acknowledgementOf(outcome.record), undefined] as const;
+        const next = outcome.record;
+        await client.query(
+          `UPDATE ${schema}.interactions SET state = $1, revision = $2, settled_at = $3, idempotency_key = $4,
+           fingerprint = $5, canonical_result = $6 WHERE session_key = $7 AND request_id = $8`,
+          [
+            next.state,
+            next.revision,
+            now(),
+            next.idempotencyKey ?? null,
+            next.fingerprint ?? null,
+            next.canonicalResult ?? null,
+            key,
+            requestId,
+          ],
+        );
+        await client.query(notifySql, [key, requestId]);
+        return [acknowledgementOf(next), next] as const;
+      });
+      if (settled) deliver(settled);
+      return ack;
+    },
+    interruptPending(owner) {
+      return endPending("owner = $1 AND state = 'pending'", [owner], "interrupted");
+    },
+    async watch(sessionId, requestId, listen) {
+      const key = sessionKey(sessionId);
+      const k = watchKey(key, requestId);
+      let set = watchers.get(k);
+      if (!set) {
+        set = new Set();
+        watchers.set(k, set);
+      }
+      set.add(listen);
+      const stop = () => {
+        const current = watchers.get(k);
+        current?.delete(listen);
+        if (current?.size === 0) watchers.delete(k);
+      };
+      try {
+        await recheck(key, requestId);
+      } catch (error) {
+        stop();
+        throw error;
+      }
+      return stop;
+    },
+    expireOverdue() {
+      return endPending("state = 'pending' AND deadline <= $1", [now()], "expired");
+    },
+    async prune() {
+      const result = await query(
+        `DELETE FROM ${schema}.interactions WHERE state <> 'pending' AND settled_at < $1`,
+        [now() - replayWindowMs],
+      );
+      return result.rowCount ?? 0;
+    },
+    async pending(sessionId) {
+      const result =
+        sessionId === undefined
+          ? await query(`SELECT * FROM ${schema}.interactions WHERE state = 'pending' ORDER BY created_at`)
+          : await query(
+              `SELECT * FROM ${schema}.interactions WHERE state = 'pending' AND session_key = $1 ORDER BY created_at`,
+              [sessionKey(sessionId)],
+            );
+      return (result.rows as Row[]).map(recordOf);
+    },
+    async savePanels(sessionId, snapshot) {
+      await query(
+        `INSERT INTO ${schema}.panel_snapshots (session_key, snapshot, saved_at) VALUES ($1, $2, $3)
+         ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
+        [sessionKey(sessionId), JSON.stringify(snapshot), now()],
+      );
+    },
+    async loadPanels(sessionId) {
+      const result = await query(`SELECT snapshot FROM ${schema}.panel_snapshots WHERE session_key = $1`, [
+        sessionKey(sessionId),
+      ]);
+      const row = result.rows[0] as { snapshot: string } | undefined;
+      return row ? (JSON.parse(row.snapshot) as unknown) : undefined;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listening = false;
+      if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
+      if (sweepTimer !== undefined) clearInterval(sweepTimer);
+      watchers.clear();
+      if (listener) {
+        listener.removeAllListeners();
+        listener.on("error", () => {});
+        await listener.end().catch(() => {});
+      }
+      await pool.end().catch(() => {});
+    },
+  };
+  const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  let sweeping = false;
+  if (interval > 0) {
+    sweepTimer = setInterval(() => {
+      if (sweeping || closed) return;
+      sweeping = true;
+      store
+        .expireOverdue()
+        .then(() => store.prune())
+        .catch(() => {
+          // The next sweep tries again; operations report their own errors.
+        })
+        .finally(() => {
+          sweeping = false;
+        });
+    }, interval);
+    sweepTimer.unref?.();
+  }
+  return store;
+}

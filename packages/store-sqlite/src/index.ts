@@ -1,0 +1,14 @@
+export { sqliteCode, storeError } from "./errors.js";
+export {
+  DEFAULT_REPLAY_WINDOW_MS,
+  DEFAULT_SWEEP_INTERVAL_MS,
+  SQLITE_APPLICATION_ID,
+  SQLITE_BUSY_TIMEOUT_MS,
+  SQLITE_SCHEMA_VERSION,
+} from "./limits.js";
+export { migrate, SQLITE_MIGRATIONS } from "./migrations.js";
+export {
+  openSqliteInteractionStore,
+  type SqliteInteractionStore,
+  type SqliteInteractionStoreOptions,
+} from "./store.js";

@@ -1,0 +1,320 @@
+import {
+  acknowledgementOf,
+  type InteractionAcknowledgement,
+  type InteractionRecord,
+  type InteractionSettle,
+  interactionDuplicate,
+  interactionNotFound,
+  type SyncInteractionStore,
+  settleRecord,
+  TERMINAL_RESULTS,
+} from "@raw/panel";
+import { deepFreeze, isContractError } from "@raw/schema";
+import Database from "better-sqlite3";
+import { sqliteCode, storeError } from "./errors.js";
+import { DEFAULT_REPLAY_WINDOW_MS, DEFAULT_SWEEP_INTERVAL_MS, SQLITE_BUSY_TIMEOUT_MS } from "./limits.js";
+import { migrate } from "./migrations.js";
+
+/** Options of `openSqliteInteractionStore`. */
+export interface SqliteInteractionStoreOptions {
+  /** The database file: one per host process (created when missing). */
+  path: string;
+  /** How long settled requests stay for idempotent replays before pruning (default 24 hours). */
+  replayWindowMs?: number;
+  /** Period of the background sweep (expire overdue, prune old); `0` turns it off (default 1 second). */
+  sweepIntervalMs?: number;
+  /** The current time in epoch milliseconds (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The SQLite interaction store: the synchronous store contract plus recovery, pruning and panel snapshots. */
+export interface SqliteInteractionStore extends SyncInteractionStore {
+  /** Settles every pending request whose deadline has passed as `expired`; returns how many. */
+  expireOverdue(): number;
+  /** Deletes settled requests older than the replay window; returns how many. */
+  prune(): number;
+  /** The pending requests (of one session when given), oldest first. */
+  pending(sessionId?: string): InteractionRecord[];
+  /** Stores the panel host snapshot of a session (any JSON value), replacing the previous one. */
+  savePanels(sessionId: string | undefined, snapshot: unknown): void;
+  /** The last panel snapshot of a session, if any. */
+  loadPanels(sessionId: string | undefined): unknown;
+  /** Stops the sweep and closes the database; later calls fail with `interaction_store_closed`. */
+  close(): void;
+}
+
+interface Row {
+  state: InteractionRecord["state"];
+  revision: number;
+  idempotency_key: string | null;
+  fingerprint: string | null;
+  canonical_result: string | null;
+  record: string;
+}
+
+/** The session column: `-` for no session, `+<id>` for a session, so `undefined` matches only `undefined`. */
+function sessionKey(sessionId: string | undefined): string {
+  return sessionId === undefined ? "-" : `+${sessionId}`;
+}
+
+function recordOf(row: Row): InteractionRecord {
+  const base = JSON.parse(row.record) as InteractionRecord;
+  return deepFreeze({
+    ...base,
+    revision: row.revision,
+    state: row.state,
+    ...(row.canonical_result !== null ? { canonicalResult: row.canonical_result } : {}),
+    ...(row.idempotency_key !== null ? { idempotencyKey: row.idempotency_key } : {}),
+    ...(row.fingerprint !== null ? { fingerprint: row.fingerprint } : {}),
+  });
+}
+
+/** A driver failure as a coded error: corrupt files, a closed store, anything else `interaction_store_error`. */
+function translate(error: unknown): unknown {
+  if (isContractError(error)) return error;
+  const code = sqliteCode(error);
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") {
+    return storeError("interaction_store_corrupt", "the database file is not a valid interaction database");
+  }
+  if (error instanceof TypeError && /not open/i.test(error.message)) {
+    return storeError("interaction_store_closed", "the store is closed");
+  }
+  return storeError("interaction_store_error", `database operation failed${code ? ` (${code})` : ""}`);
+}
+
+function guarded<A extends unknown[], R>(run: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    try {
+      return run(...args);
+    } catch (error) {
+      throw translate(error);
+    }
+  };
+}
+
+/**
+ * Opens (or creates) the SQLite interaction store of one host process: WAL mode, a versioned schema migrated on
+ * open, pending requests recovered with their deadlines (those that passed while the host was down settle
+ * `expired` at once), idempotent replays that survive a restart, and settled rows pruned after the replay window.
+ * Throws `interaction_store_corrupt`, `interaction_store_foreign`, `interaction_store_schema_newer` or
+ * `interaction_store_unavailable`; it never falls back to memory by itself.
+ */
+export function openSqliteInteractionStore(options: SqliteInteractionStoreOptions): SqliteInteractionStore {
+  if (typeof options?.path !== "string" || options.path === "") {
+    throw storeError("interaction_store_invalid", "path must be a non-empty string");
+  }
+  const now = options.now ?? Date.now;
+  const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
+  let db: Database.Database;
+  try {
+    db = new Database(options.path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw storeError(
+      "interaction_store_unavailable",
+      `cannot open the database file${sqliteCode(error) ? ` (${sqliteCode(error)})` : ""}`,
+    );
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw translate(error);
+  }
+
+  const statements = {
+    insert: db.prepare(
+      `INSERT INTO raw_interactions (session_key, request_id, owner, state, revision, created_at, deadline, record)
+       VALUES (?, ?, ?, 'pending', 1, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    get: db.prepare("SELECT * FROM raw_interactions WHERE session_key = ? AND request_id = ?"),
+    update: db.prepare(
+      `UPDATE raw_interactions SET state = ?, revision = ?, settled_at = ?, idempotency_key = ?, fingerprint = ?,
+       canonical_result = ? WHERE session_key = ? AND request_id = ? AND revision = ?`,
+    ),
+    pendingOf: db.prepare("SELECT * FROM raw_interactions WHERE owner = ? AND state = 'pending'"),
+    overdue: db.prepare("SELECT * FROM raw_interactions WHERE state = 'pending' AND deadline <= ?"),
+    pendingAll: db.prepare("SELECT * FROM raw_interactions WHERE state = 'pending' ORDER BY created_at"),
+    pendingIn: db.prepare(
+      "SELECT * FROM raw_interactions WHERE state = 'pending' AND session_key = ? ORDER BY created_at",
+    ),
+    prune: db.prepare("DELETE FROM raw_interactions WHERE state != 'pending' AND settled_at < ?"),
+    savePanels: db.prepare(
+      `INSERT INTO raw_panel_snapshots (session_key, snapshot, saved_at) VALUES (?, ?, ?)
+       ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
+    ),
+    loadPanels: db.prepare("SELECT snapshot FROM raw_panel_snapshots WHERE session_key = ?"),
+  };
+
+  const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
+  const watchKey = (sessionId: string | undefined, requestId: string) =>
+    `${sessionKey(sessionId)}\u0000${requestId}`;
+  const notify = (record: InteractionRecord) => {
+    const set = watchers.get(watchKey(record.identity.sessionId, record.identity.requestId));
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(record);
+      } catch {
+        // A throwing waiter never affects the store.
+      }
+    }
+  };
+
+  /** Writes a settled record (the revision it came from must still be stored). */
+  const write = (previous: InteractionRecord, next: InteractionRecord) => {
+    const changed = statements.update.run(
+      next.state,
+      next.revision,
+      now(),
+      next.idempotencyKey ?? null,
+      next.fingerprint ?? null,
+      next.canonicalResult ?? null,
+      sessionKey(next.identity.sessionId),
+      next.identity.requestId,
+      previous.revision,
+    ).changes;
+    if (changed !== 1)
+      throw storeError("interaction_store_error", "the request changed while it was settled");
+  };
+
+  const settleTx = db.transaction(
+    (
+      sessionId: string | undefined,
+      requestId: string,
+      settle: InteractionSettle,
+    ): [InteractionAcknowledgement, InteractionRecord?] => {
+      const row = statements.get.get(sessionKey(sessionId), requestId) as Row | undefined;
+      if (!row) throw interactionNotFound();
+      const current = recordOf(row);
+      const outcome = settleRecord(current, settle);
+      if (outcome.replay) return [acknowledgementOf(outcome.record)];
+      write(current, outcome.record);
+      return [acknowledgementOf(outcome.record), outcome.record];
+    },
+  );
+
+  const endPending = db.transaction((rows: Row[], state: "expired" | "interrupted") => {
+    const settled: InteractionRecord[] = [];
+    for (const row of rows) {
+      const current = recordOf(row);
+      const { record } = settleRecord(current, {
+        expectedRevision: current.revision,
+        state,
+        canonicalResult: TERMINAL_RESULTS[state],
+      });
+      write(current, record);
+      settled.push(record);
+    }
+    return settled;
+  });
+
+  let closed = false;
+  let sweepTimer: ReturnType<typeof setInterval> | undefined;
+
+  const store: SqliteInteractionStore = {
+    create: guarded((record: InteractionRecord) => {
+      const { sessionId, requestId, owner } = record.identity;
+      const {
+        revision: _r,
+        state: _s,
+        canonicalResult: _c,
+        idempotencyKey: _k,
+        fingerprint: _f,
+        ...base
+      } = record;
+      const inserted = statements.insert.run(
+        sessionKey(sessionId),
+        requestId,
+        owner,
+        record.createdAt,
+        record.deadline,
+        JSON.stringify(base),
+      ).changes;
+      if (inserted !== 1) throw interactionDuplicate(requestId);
+    }),
+    get: guarded((sessionId: string | undefined, requestId: string) => {
+      const row = statements.get.get(sessionKey(sessionId), requestId) as Row | undefined;
+      return row ? recordOf(row) : undefined;
+    }),
+    settle: guarded((sessionId: string | undefined, requestId: string, settle: InteractionSettle) => {
+      const [ack, settled] = settleTx.immediate(sessionId, requestId, settle);
+      if (settled) notify(settled);
+      return ack;
+    }),
+    interruptPending: guarded((owner: string) => {
+      const settled = endPending.immediate(statements.pendingOf.all(owner) as Row[], "interrupted");
+      for (const record of settled) notify(record);
+      return settled.length;
+    }),
+    watch(sessionId, requestId, listener) {
+      const current = store.get(sessionId, requestId);
+      if (current && current.state !== "pending") {
+        listener(current);
+        return () => {};
+      }
+      const k = watchKey(sessionId, requestId);
+      let set = watchers.get(k);
+      if (!set) {
+        set = new Set();
+        watchers.set(k, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) watchers.delete(k);
+      };
+    },
+    expireOverdue: guarded(() => {
+      const settled = endPending.immediate(statements.overdue.all(now()) as Row[], "expired");
+      for (const record of settled) notify(record);
+      return settled.length;
+    }),
+    prune: guarded(() => statements.prune.run(now() - replayWindowMs).changes),
+    pending: guarded((sessionId?: string) =>
+      (
+        (sessionId === undefined
+          ? statements.pendingAll.all()
+          : statements.pendingIn.all(sessionKey(sessionId))) as Row[]
+      ).map(recordOf),
+    ),
+    savePanels: guarded((sessionId: string | undefined, snapshot: unknown) => {
+      statements.savePanels.run(sessionKey(sessionId), JSON.stringify(snapshot), now());
+    }),
+    loadPanels: guarded((sessionId: string | undefined) => {
+      const row = statements.loadPanels.get(sessionKey(sessionId)) as { snapshot: string } | undefined;
+      return row ? (JSON.parse(row.snapshot) as unknown) : undefined;
+    }),
+    close() {
+      if (closed) return;
+      closed = true;
+      if (sweepTimer !== undefined) clearInterval(sweepTimer);
+      watchers.clear();
+      db.close();
+    },
+  };
+
+  // Recovery: requests whose deadline passed while the host was down end `expired`; old settled rows go.
+  try {
+    store.expireOverdue();
+    store.prune();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  if (interval > 0) {
+    sweepTimer = setInterval(() => {
+      try {
+        store.expireOverdue();
+        store.prune();
+      } catch {
+        // The next sweep tries again; operations report their own errors.
+      }
+    }, interval);
+    sweepTimer.unref?.();
+  }
+  return store;
+}

@@ -1,0 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineInteractionStoreConformance } from "@raw/panel/testing";
+import { afterAll } from "vitest";
+import { openSqliteInteractionStore } from "../src/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "raw-sqlite-conformance-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+defineInteractionStoreConformance("sqlite", () =>
+  openSqliteInteractionStore({ path: join(dir, `store-${n++}.db`), sweepIntervalMs: 0 }),
+);
