@@ -8,6 +8,7 @@ import {
   type RegexEngine,
 } from "@raw/predicate";
 import { MAX_POLICY_CACHE_ENTRIES } from "./limits.js";
+import { RecencyCache } from "./policy-cache.js";
 import { compileRules, type RuleEffect, type ToolRule } from "./rules.js";
 
 /** What `explain` returns (tool-api.md §9.5). */
@@ -65,12 +66,22 @@ export interface CompiledPolicy {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
+/**
+ * How many distinct lists of conditional rules a policy keeps compiled (a bounded, recency-evicted cache). Plans of
+ * identities that the same conditional rules apply to (every identity under a `*` rule, say) share one compiled
+ * set, so an identity whose plan was evicted is rebuilt without compiling any regex again.
+ */
+export const MAX_POLICY_SET_CACHE_ENTRIES = 256;
+
+/** Compiles the predicate set of a conditional-rule list, or returns the one compiled earlier for the same rules. */
+type SetSource = (conditional: readonly Predicate[], conditionalIndex: readonly number[]) => PredicateSet;
+
 /** Builds the plan of one identity (no caching). */
 function buildPlan(
   rules: readonly ToolRule[],
   globs: readonly CompiledGlob[],
   identity: string,
-  engine: RegexEngine | undefined,
+  sets: SetSource,
 ): IdentityPlan {
   let baseIndex = -1;
   let baseEffect: RuleEffect = "allow";
@@ -96,27 +107,38 @@ function buildPlan(
     baseIndex,
     conditional: conditional.length === 0 ? EMPTY : Object.freeze(conditional),
     conditionalIndex: conditionalIndex.length === 0 ? EMPTY : Object.freeze(conditionalIndex),
-    conditionalSet: conditional.length === 0 ? undefined : compilePredicateSet(conditional, { engine }),
+    conditionalSet: conditional.length === 0 ? undefined : sets(conditional, conditionalIndex),
   });
 }
 
-/** Compiles parsed (or raw) rules once; `plan(identity)` is cached in a bounded map. */
+/**
+ * Compiles parsed (or raw) rules once; `plan(identity)` is cached in a bounded map evicted by recency, and the
+ * compiled predicate sets are cached by the rules they hold, so many identities cycling never recompile a regex.
+ */
 export function compilePolicy(rules: unknown, options: PolicyOptions = {}): CompiledPolicy {
   const parsed = compileRules(rules ?? [], { engine: options.engine });
   const globs = Object.freeze(parsed.map((rule) => compileGlob(rule.match, { engine: options.engine })));
-  const limit = Math.max(1, options.maxCachedIdentities ?? MAX_POLICY_CACHE_ENTRIES);
-  const cache = new Map<string, IdentityPlan>();
+  const plans = new RecencyCache<string, IdentityPlan>(
+    Math.max(1, options.maxCachedIdentities ?? MAX_POLICY_CACHE_ENTRIES),
+  );
+  const compiledSets = new RecencyCache<string, PredicateSet>(MAX_POLICY_SET_CACHE_ENTRIES);
+  const sets: SetSource = (conditional, conditionalIndex) => {
+    const key = conditionalIndex.join(",");
+    let set = compiledSets.get(key);
+    if (set === undefined) {
+      set = compilePredicateSet(conditional, { engine: options.engine });
+      compiledSets.set(key, set);
+    }
+    return set;
+  };
   return Object.freeze({
     rules: parsed,
     globs,
     plan(identity: string): IdentityPlan {
-      let plan = cache.get(identity);
+      let plan = plans.get(identity);
       if (plan === undefined) {
-        plan = buildPlan(parsed, globs, identity, options.engine);
-        if (typeof identity === "string") {
-          if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-          cache.set(identity, plan);
-        }
+        plan = buildPlan(parsed, globs, identity, sets);
+        if (typeof identity === "string") plans.set(identity, plan);
       }
       return plan;
     },
