@@ -26,7 +26,7 @@ const CONDITIONAL_ON_STAR = [
 describe("policy plan cache", () => {
   it("compiles no regex again while 10,000 identities cycle through a 1,024-plan cache", () => {
     const engine = countingEngine();
-    const policy = createPolicy(CONDITIONAL_ON_STAR, { engine });
+    const policy = createPolicy(CONDITIONAL_ON_STAR, { engine, maxCachedIdentities: 1024 });
     const identities = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? `mcp/s${i}/t` : `agent/tool${i}`));
     for (const id of identities) expect(policy.evaluate(id, { command: "ls" })).toBe("allow");
     const afterFirstCycle = engine.compiled;
@@ -43,7 +43,17 @@ describe("policy plan cache", () => {
     expect(policy.evaluate("agent/x", { url: "http://plain" })).toBe("allow");
   });
 
-  it("keeps a hot identity's plan while many others pass through (evicts by recency, not by age)", () => {
+  it("shares one plan between identities the same rules apply to", () => {
+    const compiled = compilePolicy(CONDITIONAL_ON_STAR, { maxCachedIdentities: 4 });
+    const agent = compiled.plan("agent/a");
+    for (let i = 0; i < 100; i++) expect(compiled.plan(`agent/t${i}`)).toBe(agent);
+    const mcp = compiled.plan("mcp/a/b");
+    expect(mcp).not.toBe(agent);
+    expect(mcp.conditionalIndex).toEqual([3, 2, 1]);
+    expect(agent.conditionalIndex).toEqual([2, 1]);
+  });
+
+  it("returns the same plan for a hot identity while many others pass through", () => {
     const compiled = compilePolicy(CONDITIONAL_ON_STAR, { maxCachedIdentities: 8 });
     const hot = compiled.plan("builtin/bash");
     for (let i = 0; i < 1_000; i++) {
