@@ -162,13 +162,13 @@ const FLAGS = ["-la", "-f", "--force", "-9", "-rf", "--short", "-v", "-n", "1", 
  * serial, random words (some of them the `words` the scaled rules look for) and random flags, so a regex engine
  * meets strings it has never seen (no cached automaton state helps). Some calls trigger rules.
  */
-export function unseenCalls(count, seed, { cwd = "/repo", words = 0 } = {}) {
+export function unseenCalls(count, seed, { cwd = "/repo", words = 0, bashOnly = false } = {}) {
   const rnd = seeded(seed);
   const word = () => (words > 0 && rnd(3) === 0 ? `w${rnd(words).toString(36)}` : WORDS[rnd(WORDS.length)]);
   const calls = [];
   for (let i = 0; i < count; i++) {
     const serial = `${seed.toString(36)}x${i.toString(36)}`;
-    if (i % 2 === 0) {
+    if (bashOnly || i % 2 === 0) {
       const commands = [];
       const n = 1 + rnd(4);
       for (let c = 0; c < n; c++) {

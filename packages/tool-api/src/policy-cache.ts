@@ -1,10 +1,10 @@
 /**
  * A bounded map that evicts by recency, for the policy's per-identity plans and its compiled predicate sets.
  *
- * A hit moves its entry to the young end only when the entry has aged past half the limit, so the hot path is one
- * `Map.get` and a comparison. Any key used within the last `limit / 2` look-ups is therefore never evicted: a
- * working set of that size never thrashes, however many other keys pass through, unlike a FIFO, which evicts hot
- * keys on schedule.
+ * A hit on a full cache moves its entry to the young end only when the entry has aged past half the limit, so the
+ * hot path is one `Map.get` and a comparison. Once full, any key used within the last `limit / 2` look-ups is
+ * never evicted: a working set of that size never thrashes, however many other keys pass through, unlike a FIFO,
+ * which evicts hot keys on schedule; below the limit nothing is evicted nor moved.
  */
 export class RecencyCache<K, V> {
   private readonly entries = new Map<K, { value: V; stamp: number }>();
@@ -27,7 +27,8 @@ export class RecencyCache<K, V> {
     const tick = ++this.tick;
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (tick - entry.stamp >= this.refreshAge) {
+    // Only a full cache evicts: below the limit, moving entries would be wasted work.
+    if (tick - entry.stamp >= this.refreshAge && this.entries.size >= this.limit) {
       this.entries.delete(key);
       entry.stamp = tick;
       this.entries.set(key, entry);
