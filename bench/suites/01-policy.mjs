@@ -1,6 +1,8 @@
 // Policy decision per call (issue 7 §1, issue 17): ours against hand-written floors that do the same work, on warm
 // calls and on calls never seen before, scaled from 10 to 10,000 rules, with many identities cycling, and against
 // gemini-cli-core's PolicyEngine (its debug output dropped, as the gemini CLI drops it without --debug).
+import v8 from "node:v8";
+import vm from "node:vm";
 import { createPolicy, parseRules } from "@raw/tool-api";
 import { RE2JS } from "re2js";
 import { fiftyRules, scaledRules, thousandCalls, unseenCalls } from "../lib/fixtures.mjs";
@@ -334,10 +336,54 @@ async function geminiRows(rows, policy, calls) {
   }
 }
 
+/** Heap used after a full collection, in MiB. */
+function heapAfterGc() {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc");
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1048576;
+}
+
+/**
+ * Memory stays flat: 100,000 calls with 100,000 distinct identities and unseen arguments, then 100,000 more; the
+ * heap after a full collection must not grow during the second 100,000 (the plan cache and the shared plans are
+ * bounded).
+ */
+export function memoryRows(rows) {
+  const policy = createPolicy(parseRules(fiftyRules().map((r) => (r.when ? { ...r, match: "*" } : r))).rules);
+  const batch = (from) => {
+    let asks = 0;
+    for (let part = 0; part < 10; part++) {
+      const calls = unseenCalls(10_000, from + part);
+      for (let i = 0; i < calls.length; i++) {
+        const c = calls[i];
+        if (policy.evaluate(`mcp/s${from + part}x${i}/t`, c.arguments, c.effects) === "ask") asks++;
+      }
+    }
+    return asks;
+  };
+  const start = heapAfterGc();
+  const first = batch(200);
+  const afterFirst = heapAfterGc();
+  const second = batch(300);
+  const afterSecond = heapAfterGc();
+  rows.push(
+    row(
+      SUITE,
+      "heap growth over the second 100,000 calls (distinct identities, unseen arguments) / 8 MiB",
+      Math.max(0, afterSecond - afterFirst) / 8,
+      { max: 1 },
+      `heap after GC: ${start.toFixed(1)} MiB at start, ${afterFirst.toFixed(1)} after 100,000 calls, ${afterSecond.toFixed(1)} after 200,000 (${first + second} asks)`,
+    ),
+  );
+}
+
 export async function run() {
   const rows = [];
   const { policy, calls } = await fiftyRuleRows(rows);
   cyclingRows(rows);
+  memoryRows(rows);
   await scalingRows(rows);
   await geminiRows(rows, policy, calls);
   if (rows.length === 0) rows.push(info(SUITE, "no rows", ""));
