@@ -9,6 +9,16 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith(".mjs") && (!filter || f.includes(filter)))
   .sort();
 
+// The results stream (stdout) carries the table only. Whatever a suite or a peer prints goes to stderr, and
+// console.debug is dropped, as the gemini CLI drops it unless --debug is given (gemini-cli-core's PolicyEngine
+// writes two debug lines per call).
+const print = (text) => process.stdout.write(`${text}\n`);
+const toStderr = (...args) => process.stderr.write(`${args.map(String).join(" ")}\n`);
+console.log = toStderr;
+console.info = toStderr;
+console.warn = toStderr;
+console.debug = () => {};
+
 const rows = [];
 const started = Date.now();
 for (const file of files) {
@@ -25,29 +35,31 @@ for (const file of files) {
       target: "-",
       status: "MISS",
       detail: String(error?.stack ?? error),
+      load: { load1: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length },
     });
   }
   process.stderr.write(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
-const header = ["suite", "measure", "ratio", "target", "status", "detail"];
+const header = ["suite", "measure", "ratio", "target", "status", "load", "detail"];
 const table = rows.map((r) => [
   r.suite,
   r.name,
   r.ratio === null ? "-" : `${r.ratio}x`,
   r.target,
   r.status,
+  r.load ? `${r.load.load1}/${r.load.cpus}` : "-",
   r.detail ?? "",
 ]);
 const widths = header.map((h, i) =>
-  Math.max(h.length, ...table.map((t) => (String(t[i]).length > 60 && i === 5 ? 0 : String(t[i]).length))),
+  Math.max(h.length, ...table.map((t) => (String(t[i]).length > 60 && i === 6 ? 0 : String(t[i]).length))),
 );
-const line = (cells) => cells.map((c, i) => (i === 5 ? String(c) : String(c).padEnd(widths[i]))).join("  ");
-console.log(line(header));
-console.log(widths.map((w, i) => "-".repeat(i === 5 ? 6 : w)).join("  "));
-for (const t of table) console.log(line(t));
+const line = (cells) => cells.map((c, i) => (i === 6 ? String(c) : String(c).padEnd(widths[i]))).join("  ");
+print(line(header));
+print(widths.map((w, i) => "-".repeat(i === 6 ? 6 : w)).join("  "));
+for (const t of table) print(line(t));
 const misses = rows.filter((r) => r.status === "MISS").length;
-console.log(`\n${rows.length} measures, ${misses} MISS, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+print(`\n${rows.length} measures, ${misses} MISS, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(
@@ -58,7 +70,9 @@ writeFileSync(
       node: process.version,
       cpus: os.cpus().length,
       cpu: os.cpus()[0]?.model,
-      rows,
+      loadAtEnd: os.loadavg(),
+      note: "every row carries the 1/5/15-minute load averages and the core count at the moment it was measured",
+      rows: rows.map((r) => ({ ...r, node: process.version, cpu: os.cpus()[0]?.model })),
     },
     null,
     2,

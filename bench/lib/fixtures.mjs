@@ -129,3 +129,91 @@ export function thousandCalls(cwd = "/repo") {
   }
   return calls;
 }
+
+/** A small seeded random generator (the same inputs on every run, distinct per seed). */
+export function seeded(seed) {
+  let state = seed >>> 0 || 1;
+  return (n) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+}
+
+const WORDS = [
+  "git",
+  "ls",
+  "npm",
+  "cat",
+  "grep",
+  "echo",
+  "node",
+  "make",
+  "find",
+  "sed",
+  "awk",
+  "tar",
+  "cp",
+  "mv",
+];
+const FLAGS = ["-la", "-f", "--force", "-9", "-rf", "--short", "-v", "-n", "1", "/dev/x", "| sh", "| bash"];
+
+/**
+ * `count` bash and write_file calls that no earlier call repeats: every command and path embeds the call's own
+ * serial, random words (some of them the `words` the scaled rules look for) and random flags, so a regex engine
+ * meets strings it has never seen (no cached automaton state helps). Some calls trigger rules.
+ */
+export function unseenCalls(count, seed, { cwd = "/repo", words = 0, bashOnly = false } = {}) {
+  const rnd = seeded(seed);
+  const word = () => (words > 0 && rnd(3) === 0 ? `w${rnd(words).toString(36)}` : WORDS[rnd(WORDS.length)]);
+  const calls = [];
+  for (let i = 0; i < count; i++) {
+    const serial = `${seed.toString(36)}x${i.toString(36)}`;
+    if (bashOnly || i % 2 === 0) {
+      const commands = [];
+      const n = 1 + rnd(4);
+      for (let c = 0; c < n; c++) {
+        const parts = [];
+        const m = 2 + rnd(4);
+        for (let k = 0; k < m; k++) parts.push(`${word()} ${FLAGS[rnd(FLAGS.length)]}`);
+        if (rnd(25) === 0) parts.push("rm -rf build");
+        commands.push({ command: `${parts.join(rnd(2) ? " && " : " ; ")} src/${serial}/d${c}` });
+      }
+      calls.push({ identity: "builtin/bash", arguments: { commands }, effects: undefined });
+    } else {
+      const operations = [];
+      const n = 1 + rnd(8);
+      for (let o = 0; o < n; o++) {
+        const dir = ["src", "lib", "config", "test", "docs"][rnd(5)];
+        const leaf = rnd(30) === 0 ? ".env" : rnd(30) === 0 ? "protected/keys.txt" : `f${serial}${o}.ts`;
+        operations.push({ path: `${dir}/${serial}/${leaf}`, mode: "overwrite", content: `// ${serial}\n` });
+      }
+      const files = operations.map((op) => ({ path: `${cwd}/${op.path}`, operation: "write" }));
+      calls.push({ identity: "builtin/write_file", arguments: { operations }, effects: { files } });
+    }
+  }
+  return calls;
+}
+
+/**
+ * `count` conditional `ask` rules on `builtin/bash` commands (after one `*` allow), each with its own word in one of
+ * five realistic shapes, so no two patterns are alike: the rule sets of the policy scaling rows.
+ */
+export function scaledRules(count) {
+  const rules = [{ match: "*", effect: "allow" }];
+  for (let i = 0; i < count; i++) {
+    const w = `w${i.toString(36)}`;
+    const shapes = [
+      `(^|[;&|()\\n])\\s*(sudo\\s+)?${w}(\\s|$)`,
+      `\\b${w}\\b.*\\|\\s*(sh|bash)\\b`,
+      `${w}\\s+(-f|--force)`,
+      `>\\s*/dev/${w}`,
+      `\\b${w}\\s+-9\\s+1\\b`,
+    ];
+    rules.push({
+      match: "builtin/bash",
+      effect: "ask",
+      when: { source: "arguments", any: "commands[*].command", regex: shapes[i % shapes.length] },
+    });
+  }
+  return rules;
+}

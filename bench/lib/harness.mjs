@@ -1,19 +1,102 @@
 // Timing helpers for the side-by-side benchmarks: interleaved samples, medians, ratios against targets.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 
-/** Runs `fn` repeatedly for about `ms` milliseconds and returns nanoseconds per call. */
+/** The machine load when a row is made: the 1, 5 and 15 minute load averages and the core count. */
+export function machineLoad() {
+  const [one, five, fifteen] = os.loadavg().map((l) => Number(l.toFixed(2)));
+  return { load1: one, load5: five, load15: fifteen, cpus: os.cpus().length };
+}
+
+/** `min/median/max` of a list, formatted with `digits` decimals. */
+export function spread(values, digits = 1) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${sorted[0].toFixed(digits)}/${median(sorted).toFixed(digits)}/${sorted[sorted.length - 1].toFixed(digits)}`;
+}
+
+/**
+ * Runs whole processes as interleaved pairs (A then B, then B then A, ...), `pairs` times, and returns each side's
+ * samples in milliseconds of wall time: `{ a: number[], b: number[] }`. A non-zero exit throws.
+ */
+export function processPairs(a, b, pairs) {
+  const run = ({ args, cwd }) => {
+    const start = process.hrtime.bigint();
+    const out = spawnSync(process.execPath, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (out.status !== 0)
+      throw new Error(
+        `node ${args.join(" ").slice(0, 200)} exited ${out.status}: ${(out.stdout + out.stderr).slice(0, 500)}`,
+      );
+    return ms;
+  };
+  run(a);
+  run(b);
+  const samples = { a: [], b: [] };
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2) {
+      samples.b.push(run(b));
+      samples.a.push(run(a));
+    } else {
+      samples.a.push(run(a));
+      samples.b.push(run(b));
+    }
+  }
+  return samples;
+}
+
+/** Peak resident set size (KiB) of `node <args>` via /usr/bin/time, or undefined when that tool is missing. */
+export function peakRssKb(args, cwd) {
+  if (!existsSync("/usr/bin/time")) return undefined;
+  const out = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (out.status !== 0) throw new Error(`node ${args.join(" ").slice(0, 200)} exited ${out.status}`);
+  const lines = out.stderr.trim().split("\n");
+  return Number(lines[lines.length - 1]);
+}
+
+/** CPU time (ms) this process and its waited-for children have used so far (Linux /proc; user + system). */
+export function cpuTimeMs() {
+  const self = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of proc(5) (cutime, cstime) in clock ticks; after the command they are at 13 and 14.
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    children = Number.NaN;
+  }
+  return (self.user + self.system) / 1000 + children;
+}
+
+/**
+ * Milliseconds of CPU time (user + system) this process has used. Micro rows time CPU, not wall time: the machine is
+ * shared, and time spent waiting for a core while other processes run would otherwise land in whichever side of a
+ * comparison happened to be running.
+ */
+export function cpuNow() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Runs `fn` repeatedly for about `ms` milliseconds of CPU time and returns CPU nanoseconds per call. */
 export function timeLoop(fn, ms = 50) {
   let iterations = 1;
   // Calibrate: grow the batch until one batch takes at least 2 ms.
   for (;;) {
-    const start = performance.now();
+    const start = cpuNow();
     for (let i = 0; i < iterations; i++) fn();
-    const took = performance.now() - start;
+    const took = cpuNow() - start;
     if (took >= 2 || iterations >= 1 << 24) {
       const batches = Math.max(1, Math.round(ms / Math.max(took, 0.001)));
-      const begin = performance.now();
+      const begin = cpuNow();
       for (let b = 0; b < batches; b++) for (let i = 0; i < iterations; i++) fn();
-      return ((performance.now() - begin) * 1e6) / (batches * iterations);
+      return ((cpuNow() - begin) * 1e6) / (batches * iterations);
     }
     iterations *= 2;
   }
@@ -40,17 +123,21 @@ export function compare(fns, { rounds = 7, ms = 40 } = {}) {
   return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
 }
 
-/** Measures async functions side by side (each call awaited); median milliseconds per call. */
-export async function compareAsync(fns, { rounds = 5, calls = 10 } = {}) {
+/**
+ * Measures async functions side by side (each call awaited); median milliseconds per call. `clock: "cpu"` times this
+ * process's CPU time (for work that runs in this process only); the default, wall time, is for child processes.
+ */
+export async function compareAsync(fns, { rounds = 5, calls = 10, clock = "wall" } = {}) {
+  const now = clock === "cpu" ? cpuNow : () => performance.now();
   const names = Object.keys(fns);
   for (const name of names) await fns[name]();
   const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
     for (const name of r % 2 ? [...names].reverse() : names) {
       for (let c = 0; c < calls; c++) {
-        const start = performance.now();
+        const start = now();
         await fns[name]();
-        samples[name].push(performance.now() - start);
+        samples[name].push(now() - start);
       }
     }
   }
@@ -68,15 +155,16 @@ export function row(suite, name, ratio, target, detail) {
     target: want,
     status: pass ? "PASS" : "MISS",
     detail,
+    load: machineLoad(),
   };
 }
 
 /** A row for a suite part that could not run (a peer that did not install, say). */
 export function skipped(suite, name, reason) {
-  return { suite, name, ratio: null, target: "-", status: "SKIP", detail: reason };
+  return { suite, name, ratio: null, target: "-", status: "SKIP", detail: reason, load: machineLoad() };
 }
 
 /** A row that only records numbers (no target). */
 export function info(suite, name, detail) {
-  return { suite, name, ratio: null, target: "-", status: "INFO", detail };
+  return { suite, name, ratio: null, target: "-", status: "INFO", detail, load: machineLoad() };
 }

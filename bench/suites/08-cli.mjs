@@ -1,77 +1,118 @@
-// CLI start-up: `raw validate` on one bundled tool against `node -e 0`, and on 100 generated tool folders (issue 7 §8).
-import { spawnSync } from "node:child_process";
+// CLI start-up (issue 7 §8, issue 17): `raw validate` on one bundled tool against `node -e 0` as interleaved pairs,
+// on 1, 100 and 1,000 generated tool folders, and the peak RSS of `raw validate` on 100 folders against `node -e 0`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, row } from "../lib/harness.mjs";
+import { median, peakRssKb, processPairs, row, skipped, spread } from "../lib/harness.mjs";
 
 const SUITE = "cli";
 const app = fileURLToPath(new URL("../../apps/raw/", import.meta.url));
 const bin = join(app, "dist/bin.js");
 
-function timeRun(args, cwd) {
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (run.status !== 0) throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stdout}${run.stderr}`);
-  return ms;
+const MANIFEST = {
+  api_version: 2,
+  version: "1.0.0",
+  description: "Echoes its input. The result is one text block.",
+  input_schema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["text"],
+    properties: {
+      text: { type: "string", maxLength: 1000 },
+      repeat: { type: "integer", minimum: 1, maximum: 5 },
+    },
+  },
+  entry: "./index.mjs",
+};
+
+/** `count` tool folders generated from a small template (each with its own id and name) under `dir`. */
+function toolFolders(dir, count) {
+  const folders = [];
+  for (let i = 0; i < count; i++) {
+    const id = `echo_${i}`;
+    const folder = join(dir, id);
+    mkdirSync(folder);
+    writeFileSync(join(folder, "tool.json"), `${JSON.stringify({ ...MANIFEST, id, name: id }, null, 2)}\n`);
+    writeFileSync(
+      join(folder, "index.mjs"),
+      'export function handler(args) { return { isError: false, content: [{ type: "text", text: args.text }] }; }\n',
+    );
+    folders.push(folder);
+  }
+  return folders;
 }
 
 export async function run() {
-  const one = join(app, "tools/bash");
-  const samples = { node: [], validate: [] };
-  timeRun([bin, "validate", one], app);
-  for (let i = 0; i < 15; i++) {
-    samples.node.push(timeRun(["-e", "0"], app));
-    samples.validate.push(timeRun([bin, "validate", one], app));
-  }
-  const node = median(samples.node);
-  const validate = median(samples.validate);
+  const rows = [];
+  const node = { args: ["-e", "0"], cwd: app };
+  const one = processPairs(node, { args: [bin, "validate", join(app, "tools/bash")], cwd: app }, 21);
+  rows.push(
+    row(
+      SUITE,
+      "raw validate (one bundled tool) / node -e 0, 21 interleaved pairs",
+      median(one.b) / median(one.a),
+      { max: 1.8 },
+      `min/median/max ms: raw validate ${spread(one.b, 0)}, node -e 0 ${spread(one.a, 0)}; ratio of minimums ${(Math.min(...one.b) / Math.min(...one.a)).toFixed(2)}x`,
+    ),
+  );
 
-  // 100 tool folders generated from a small template (each with its own id and name).
   const dir = mkdtempSync(join(tmpdir(), "raw-bench-cli-"));
   try {
-    const manifest = {
-      api_version: 2,
-      version: "1.0.0",
-      description: "Echoes its input. The result is one text block.",
-      input_schema: {
-        type: "object",
-        additionalProperties: false,
-        required: ["text"],
-        properties: {
-          text: { type: "string", maxLength: 1000 },
-          repeat: { type: "integer", minimum: 1, maximum: 5 },
-        },
-      },
-      entry: "./index.mjs",
-    };
-    const folders = [];
-    for (let i = 0; i < 100; i++) {
-      const id = `echo_${i}`;
-      const folder = join(dir, id);
-      mkdirSync(folder);
-      writeFileSync(join(folder, "tool.json"), `${JSON.stringify({ ...manifest, id, name: id }, null, 2)}\n`);
-      writeFileSync(
-        join(folder, "index.mjs"),
-        'export function handler(args) { return { isError: false, content: [{ type: "text", text: args.text }] }; }\n',
-      );
-      folders.push(folder);
+    const folders = toolFolders(dir, 1000);
+    for (const [count, pairs, limitMs] of [
+      [1, 11, undefined],
+      [100, 7, 600],
+      [1000, 3, 4000],
+    ]) {
+      const t = processPairs(node, { args: [bin, "validate", ...folders.slice(0, count)], cwd: dir }, pairs);
+      const ms = median(t.b);
+      const detail = `min/median/max ms: raw validate ${spread(t.b, 0)}, node -e 0 ${spread(t.a, 0)} (${pairs} interleaved pairs; ${(ms / median(t.a)).toFixed(2)}x node -e 0)`;
+      if (limitMs === undefined)
+        rows.push(
+          row(
+            SUITE,
+            "raw validate, 1 generated tool folder / node -e 0",
+            ms / median(t.a),
+            { max: 1.8 },
+            detail,
+          ),
+        );
+      else
+        rows.push(
+          row(
+            SUITE,
+            `raw validate, ${count.toLocaleString("en")} tool folders / ${limitMs / 1000} s`,
+            ms / limitMs,
+            { max: 1 },
+            detail,
+          ),
+        );
     }
-    const hundred = [];
-    for (let i = 0; i < 3; i++) hundred.push(timeRun([bin, "validate", ...folders], dir));
-    const many = median(hundred);
-    return [
-      row(
-        SUITE,
-        "raw validate (one bundled tool) / node -e 0",
-        validate / node,
-        { max: 2.5 },
-        `raw validate ${validate.toFixed(0)} ms, node -e 0 ${node.toFixed(0)} ms`,
-      ),
-      row(SUITE, "raw validate, 100 tool folders / 1 s", many / 1000, { max: 1 }, `${many.toFixed(0)} ms`),
-    ];
+
+    const rss = [];
+    for (let i = 0; i < 3; i++) {
+      const base = peakRssKb(["-e", "0"], dir);
+      const hundred = peakRssKb([bin, "validate", ...folders.slice(0, 100)], dir);
+      if (base === undefined || hundred === undefined) break;
+      rss.push([base, hundred]);
+    }
+    if (rss.length === 0)
+      rows.push(skipped(SUITE, "peak RSS, raw validate on 100 tools", "/usr/bin/time is missing"));
+    else {
+      const base = median(rss.map((r) => r[0]));
+      const hundred = median(rss.map((r) => r[1]));
+      rows.push(
+        row(
+          SUITE,
+          "peak RSS: raw validate on 100 tool folders / node -e 0",
+          hundred / base,
+          { max: 1.5 },
+          `${(hundred / 1024).toFixed(1)} MiB vs ${(base / 1024).toFixed(1)} MiB (median of 3, /usr/bin/time %M)`,
+        ),
+      );
+    }
+    return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import { utf8Bytes } from "@raw/schema";
 import { MAX_PATCH_BYTES, MAX_PATCH_TARGETS } from "./limits.js";
 import { normalizePath } from "./normalize-path.js";
 import { type PatchCode, PatchError } from "./patch-error.js";
+import { scannedPatch } from "./patch-scan-cache.js";
 
 /** The kind of a hunk line: context (`" "`), insertion (`"+"`) or deletion (`"-"`). */
 export type PatchLineKind = " " | "+" | "-";
@@ -161,25 +162,47 @@ class Targets {
   }
 }
 
-/**
- * Parses a `write_file` patch (effects.md §7). With `options.cwd` it runs in resolved-target mode (targets
- * normalized against `cwd`, repeated and conflicting targets rejected); without it in syntax-only mode (base `/`).
- * Throws a `PatchError` whose `code` and `message` are the `patch_*` code; throws a `TypeError` when `cwd` is
- * given but is not an absolute path.
- *
- * The whole text is validated up front. The line objects of `hunks` (Update) and `added` (Add) are built on the
- * first read of those properties (own, enumerable, cached accessors), so callers that only need the targets —
- * `validateArgs` and `describeEffects` — never allocate one object per line.
- */
-export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPatch {
-  const cwd = options?.cwd;
-  const resolved = cwd !== undefined;
-  const targets = new Targets(resolved ? normalizePath(cwd, ".") : "/", resolved);
+/** One file section as scanned, before its targets are checked (shared by every parse of the same text). */
+interface ScannedSection {
+  readonly kind: PatchChangeKind;
+  readonly rawPath: string;
+  rawDestination: string | undefined;
+  /** Update: per hunk, the position of its first line, the position after its last line, and 1 when anchored. */
+  hunks: readonly number[];
+  /** Add: the position of the first `+` line and the position after the last (equal when none). */
+  addedStart: number;
+  addedEnd: number;
+  noNewline: boolean;
+}
 
-  // §7.1 preconditions.
-  if (typeof text !== "string" || tooLargeOrBinary(text)) {
-    throw new PatchError("patch_invalid_size_or_binary");
+/**
+ * The syntax of one patch text, which does not depend on the base directory: its sections in order (with where each
+ * hunk and the added lines are, so they are built later without checking the grammar again) and the first grammar
+ * failure, if any. A section whose header was read is listed even when the failure
+ * comes in its body, so its targets are still checked first, as in one pass over the text.
+ */
+export interface ScannedPatch {
+  readonly sections: readonly ScannedSection[];
+  readonly failure: PatchCode | undefined;
+}
+
+const EMPTY_LIST: readonly never[] = Object.freeze([]);
+
+/** Scans `text` (a string) in one pass (effects.md §7.1–7.4), recording where every hunk is. Never throws. */
+export function scanPatch(text: string): ScannedPatch {
+  const sections: ScannedSection[] = [];
+  try {
+    scanInto(text, sections);
+    return { sections: Object.freeze(sections), failure: undefined };
+  } catch (error) {
+    if (error instanceof PatchError) return { sections: Object.freeze(sections), failure: error.code };
+    throw error;
   }
+}
+
+function scanInto(text: string, sections: ScannedSection[]): void {
+  // §7.1 preconditions.
+  if (tooLargeOrBinary(text)) throw new PatchError("patch_invalid_size_or_binary");
 
   // §7.2 lines: the text is walked in place; `limit` is where the last line ends once a final empty line
   // (after its CR was removed) has been dropped.
@@ -212,7 +235,6 @@ export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPa
   const bodyEnd = lastStart;
   let pos = firstNl + 1;
   if (pos >= bodyEnd) throw new PatchError("patch_empty");
-  const changes: PatchChange[] = [];
 
   while (pos < bodyEnd) {
     const nl = text.indexOf("\n", pos);
@@ -233,101 +255,159 @@ export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPa
       throw new PatchError("patch_invalid_header");
     }
     if (!isHeaderRest(text, restStart, end)) throw new PatchError("patch_invalid_header");
-    const rawPath = text.slice(restStart, end);
-    const path = targets.check(rawPath);
+    const section: ScannedSection = {
+      kind,
+      rawPath: text.slice(restStart, end),
+      rawDestination: undefined,
+      hunks: EMPTY_LIST,
+      addedStart: 0,
+      addedEnd: 0,
+      noNewline: false,
+    };
+    sections.push(section);
     pos = nl + 1;
 
-    let change: PatchChange;
     if (kind === "add") {
-      const start = pos;
-      pos = scanAdded(text, pos, bodyEnd, undefined);
-      change = { kind, path, rawPath, hunks: [], added: [], noNewline: false };
-      if (pos > start) defineLazy(change, "added", () => collectAdded(text, start, bodyEnd));
+      section.addedStart = pos;
+      pos = scanAdded(text, pos, bodyEnd);
+      section.addedEnd = pos;
     } else if (kind === "update") {
-      let rawDestination: string | undefined;
-      let destination: string | undefined;
       if (pos < bodyEnd && text.startsWith(MOVE_TO, pos)) {
         const moveNl = text.indexOf("\n", pos);
-        rawDestination = text.slice(pos + MOVE_TO.length, lineEnd(text, pos, moveNl));
-        destination = targets.check(rawDestination);
+        section.rawDestination = text.slice(pos + MOVE_TO.length, lineEnd(text, pos, moveNl));
         pos = moveNl + 1;
       }
-      const start = pos;
-      pos = scanHunks(text, pos, bodyEnd, undefined);
-      change =
-        destination === undefined || rawDestination === undefined
-          ? { kind, path, rawPath, hunks: [], added: [], noNewline: false }
-          : { kind, path, rawPath, destination, rawDestination, hunks: [], added: [], noNewline: false };
-      defineLazy(change, "hunks", () => collectHunks(text, start, bodyEnd));
-    } else {
-      change = { kind, path, rawPath, hunks: [], added: [], noNewline: false };
+      const hunks: number[] = [];
+      pos = scanHunks(text, pos, bodyEnd, hunks);
+      section.hunks = Object.freeze(hunks);
     }
 
     if (kind !== "delete" && pos < bodyEnd && lineIs(text, pos, NO_NEWLINE)) {
-      change.noNewline = true;
+      section.noNewline = true;
       pos = text.indexOf("\n", pos) + 1;
     }
-    changes.push(change);
+    Object.freeze(section);
   }
-  return changes;
 }
 
 /**
- * Walks the content lines of an Add section from `pos` and returns the position after them; with `out`, also
- * collects each line without its `+`.
+ * Parses a `write_file` patch (effects.md §7). With `options.cwd` it runs in resolved-target mode (targets
+ * normalized against `cwd`, repeated and conflicting targets rejected); without it in syntax-only mode (base `/`).
+ * Throws a `PatchError` whose `code` and `message` are the `patch_*` code; throws a `TypeError` when `cwd` is
+ * given but is not an absolute path.
+ *
+ * The text is scanned once and the scan is kept in a small bounded cache keyed by the exact text
+ * (`MAX_PATCH_SCAN_CACHE_ENTRIES`): the `validateArgs`, the `describeEffects` and the handler of one dispatch share
+ * one scan, and each parse only checks the targets against its own base directory. The line objects of `hunks`
+ * (Update) and `added` (Add) are built on the first read of those properties (own, enumerable, cached accessors)
+ * from the positions the scan recorded, without checking the grammar again, so callers that only need the targets
+ * never allocate one object per line. Every call returns its own changes, hunks and lines.
  */
-function scanAdded(text: string, pos: number, bodyEnd: number, out: string[] | undefined): number {
-  while (pos < bodyEnd && text.charCodeAt(pos) === PLUS) {
-    const nl = text.indexOf("\n", pos);
-    if (out !== undefined) out.push(text.slice(pos + 1, lineEnd(text, pos, nl)));
-    pos = nl + 1;
+export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPatch {
+  const cwd = options?.cwd;
+  const resolved = cwd !== undefined;
+  const targets = new Targets(resolved ? normalizePath(cwd, ".") : "/", resolved);
+
+  if (typeof text !== "string") throw new PatchError("patch_invalid_size_or_binary");
+  const scanned = scannedPatch(text, scanPatch);
+  const sections = scanned.sections;
+  const changes: PatchChange[] = [];
+  for (let i = 0; i < sections.length; i++) {
+    const section = sections[i] as ScannedSection;
+    const kind = section.kind;
+    const rawPath = section.rawPath;
+    const path = targets.check(rawPath);
+    const rawDestination = section.rawDestination;
+    const destination = rawDestination === undefined ? undefined : targets.check(rawDestination);
+    const change: PatchChange =
+      destination === undefined || rawDestination === undefined
+        ? { kind, path, rawPath, hunks: [], added: [], noNewline: section.noNewline }
+        : {
+            kind,
+            path,
+            rawPath,
+            destination,
+            rawDestination,
+            hunks: [],
+            added: [],
+            noNewline: section.noNewline,
+          };
+    if (kind === "update") {
+      const ranges = section.hunks;
+      defineLazy(change, "hunks", () => buildHunks(text, ranges));
+    } else if (section.addedEnd > section.addedStart) {
+      const { addedStart, addedEnd } = section;
+      defineLazy(change, "added", () => buildAdded(text, addedStart, addedEnd));
+    }
+    changes.push(change);
   }
+  if (scanned.failure !== undefined) throw new PatchError(scanned.failure);
+  return changes;
+}
+
+/** Walks the content lines of an Add section from `pos` and returns the position after them. */
+function scanAdded(text: string, pos: number, bodyEnd: number): number {
+  while (pos < bodyEnd && text.charCodeAt(pos) === PLUS) pos = text.indexOf("\n", pos) + 1;
   return pos;
 }
 
-function collectAdded(text: string, pos: number, bodyEnd: number): string[] {
+/** The added lines between `pos` and `end` (as recorded by the scan), each without its `+`. */
+function buildAdded(text: string, pos: number, end: number): string[] {
   const out: string[] = [];
-  scanAdded(text, pos, bodyEnd, out);
+  while (pos < end) {
+    const nl = text.indexOf("\n", pos);
+    out.push(text.slice(pos + 1, lineEnd(text, pos, nl)));
+    pos = nl + 1;
+  }
   return out;
 }
 
 /**
- * Walks the hunks of an Update section from `pos` (effects.md §7.4 steps 2–6) and returns the position after
- * them, throwing the grammar's codes; with `out`, also builds the hunks.
+ * Walks the hunks of an Update section from `pos` (effects.md §7.4 steps 2–6), recording each hunk's first line,
+ * the position after its last line and whether it is anchored into `out`, and returns the position after them,
+ * throwing the grammar's codes.
  */
-function scanHunks(text: string, pos: number, bodyEnd: number, out: PatchHunk[] | undefined): number {
-  let count = 0;
+function scanHunks(text: string, pos: number, bodyEnd: number, out: number[]): number {
   while (pos < bodyEnd && isHunkStart(text, pos)) {
     pos = text.indexOf("\n", pos) + 1;
-    const lines: PatchLine[] | undefined = out === undefined ? undefined : [];
     const first = pos;
     while (pos < bodyEnd) {
       const c = text.charCodeAt(pos);
       if (c !== SPACE && c !== PLUS && c !== MINUS) break;
-      const nl = text.indexOf("\n", pos);
-      if (lines !== undefined) {
-        const kind: PatchLineKind = c === SPACE ? " " : c === PLUS ? "+" : "-";
-        lines.push({ kind, text: text.slice(pos + 1, lineEnd(text, pos, nl)) });
-      }
-      pos = nl + 1;
+      pos = text.indexOf("\n", pos) + 1;
     }
     if (pos === first) throw new PatchError("patch_empty_hunk");
-    count++;
+    const last = pos;
     if (pos < bodyEnd && lineIs(text, pos, END_OF_FILE)) {
       pos = text.indexOf("\n", pos) + 1;
       if (pos < bodyEnd && isHunkStart(text, pos)) throw new PatchError("patch_hunk_after_eof");
-      out?.push({ lines: lines as PatchLine[], eof: true });
+      out.push(first, last, 1);
       break;
     }
-    out?.push({ lines: lines as PatchLine[], eof: false });
+    out.push(first, last, 0);
   }
-  if (count === 0) throw new PatchError("patch_missing_hunk");
+  if (out.length === 0) throw new PatchError("patch_missing_hunk");
   return pos;
 }
 
-function collectHunks(text: string, pos: number, bodyEnd: number): PatchHunk[] {
+/** The hunks recorded by the scan as `[first, end, eof]` triples, with their lines. */
+function buildHunks(text: string, ranges: readonly number[]): PatchHunk[] {
   const out: PatchHunk[] = [];
-  scanHunks(text, pos, bodyEnd, out);
+  for (let h = 0; h < ranges.length; h += 3) {
+    let pos = ranges[h] as number;
+    const end = ranges[h + 1] as number;
+    const lines: PatchLine[] = [];
+    while (pos < end) {
+      const c = text.charCodeAt(pos);
+      const nl = text.indexOf("\n", pos);
+      lines.push({
+        kind: c === SPACE ? " " : c === PLUS ? "+" : "-",
+        text: text.slice(pos + 1, lineEnd(text, pos, nl)),
+      });
+      pos = nl + 1;
+    }
+    out.push({ lines, eof: ranges[h + 2] === 1 });
+  }
   return out;
 }
 

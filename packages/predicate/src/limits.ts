@@ -18,3 +18,10 @@ export const MAX_BIND_DEPTH = 128;
 
 /** Longest identity glob, in UTF-8 bytes (predicate.md §8). */
 export const MAX_GLOB_BYTES = 256;
+
+/**
+ * Most predicates of one path `compilePredicateSet` merges into one alternation. Larger alternations outgrow the
+ * RE2 engine's state cache: each new string then rebuilds states at a cost that grows with the alternation, so
+ * merging stops at this size and a path with more predicates gets several alternations (bounded merge groups).
+ */
+export const MAX_MERGE_GROUP = 16;

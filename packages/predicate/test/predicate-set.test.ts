@@ -1,6 +1,16 @@
+import { performance } from "node:perf_hooks";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compilePredicate, compilePredicateSet, matchPredicate, type Predicate } from "../src/index.js";
+import {
+  type CompiledRegex,
+  compilePredicate,
+  compilePredicateSet,
+  MAX_MERGE_GROUP,
+  matchPredicate,
+  type Predicate,
+  type RegexEngine,
+  re2jsEngine,
+} from "../src/index.js";
 
 const p = (any: string, regex: string, source: "arguments" | "effects" = "arguments") =>
   compilePredicate({ source, any, regex });
@@ -73,5 +83,119 @@ describe("compilePredicateSet", () => {
       ),
       { seed: 20261202, numRuns: 2000 },
     );
+  });
+});
+
+/** `count` realistic command patterns on one path, each with its own word (so none is a copy of another). */
+function manyPatterns(count: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const w = `w${i.toString(36)}`;
+    const shapes = [
+      `(^|[;&|()\\n])\\s*(sudo\\s+)?${w}(\\s|$)`,
+      `\\b${w}\\b.*\\|\\s*(sh|bash)\\b`,
+      `${w}\\s+(-f|--force)`,
+      `>\\s*/dev/${w}`,
+      `\\b${w}\\s+-9\\s+1\\b`,
+    ];
+    out.push(shapes[i % shapes.length] as string);
+  }
+  return out;
+}
+
+/** Unseen command strings built from the patterns' own words, so the automata meet many partial matches. */
+function unseenCommands(count: number, words: number, seed: number): string[] {
+  let state = seed;
+  const next = (n: number) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % n;
+  };
+  const out: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const parts: string[] = [];
+    for (let j = 0; j < 6; j++)
+      parts.push(
+        `w${next(words * 2).toString(36)}${next(3) ? " " : " | "}${["ls", "-f", "/dev/x", "-9"][next(4)]}`,
+      );
+    out.push(`${parts.join(" && ")} #${seed}-${k}`);
+  }
+  return out;
+}
+
+describe("compilePredicateSet: bounded merge groups", () => {
+  it(`never compiles an alternation of more than MAX_MERGE_GROUP (${MAX_MERGE_GROUP}) branches`, () => {
+    const branches: number[] = [];
+    const counting: RegexEngine = {
+      compile(pattern: string): CompiledRegex {
+        branches.push(pattern.split("|(?:").length);
+        return re2jsEngine.compile(pattern);
+      },
+    };
+    const predicates = manyPatterns(1000).map((regex) =>
+      compilePredicate({ source: "arguments", any: "commands[*].command", regex }),
+    );
+    compilePredicateSet(predicates, { engine: counting });
+    expect(branches.length).toBe(Math.ceil(1000 / MAX_MERGE_GROUP));
+    expect(Math.max(...branches)).toBe(MAX_MERGE_GROUP);
+  });
+
+  it("answers like predicates.some(matchPredicate) past one merge group, with \\Q and inline flags mixed in", () => {
+    const regexes = [...manyPatterns(45), "\\Qw3 |\\E", "(?i)W7\\b", "^w1b -f$"];
+    const predicates = regexes.map((regex) =>
+      compilePredicate({ source: "arguments", any: "commands[*].command", regex }),
+    );
+    const set = compilePredicateSet(predicates);
+    const texts = [...unseenCommands(300, 45, 7), "w3 |", "x W7", "w1b -f", "ls"];
+    let matched = 0;
+    for (const command of texts) {
+      const input = { arguments: { commands: [{ command: "echo" }, { command }] } };
+      const expected = predicates.some((q) => matchPredicate(q, input));
+      if (expected) matched++;
+      expect(set.matchAny(input)).toBe(expected);
+    }
+    expect(matched).toBeGreaterThan(10);
+    expect(matched).toBeLessThan(texts.length);
+  });
+
+  it("still walks the other paths when one path meets a throwing getter", () => {
+    const set = compilePredicateSet([p("a.v", "x"), p("a.v", "y"), p("b", "z"), p("b", "q")]);
+    const hostile = Object.defineProperty({}, "v", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+    const input = { arguments: { a: hostile, b: "z" } };
+    expect([p("a.v", "x"), p("b", "z")].some((q) => matchPredicate(q, input))).toBe(true);
+    expect(set.matchAny(input)).toBe(true);
+  });
+
+  it("costs at most what testing each pattern separately costs on unseen strings, at 1,000 patterns on one path", () => {
+    const regexes = manyPatterns(1000);
+    const predicates = regexes.map((regex) =>
+      compilePredicate({ source: "arguments", any: "commands[*].command", regex }),
+    );
+    const set = compilePredicateSet(predicates);
+    const separate = regexes.map((r) => re2jsEngine.compile(r));
+    const time = (fn: (text: string) => void, texts: string[]) => {
+      const start = performance.now();
+      for (const t of texts) fn(t);
+      return performance.now() - start;
+    };
+    const viaSet = (text: string) => set.matchAny({ arguments: { commands: [{ command: text }] } });
+    const viaSeparate = (text: string) => separate.some((r) => r.test(text));
+    // Warm both on their own strings, then time each on strings neither has seen, interleaved.
+    time(viaSet, unseenCommands(100, 1000, 1));
+    time(viaSeparate, unseenCommands(100, 1000, 2));
+    let setMs = 0;
+    let separateMs = 0;
+    for (let round = 0; round < 6; round++) {
+      setMs += time(viaSet, unseenCommands(40, 1000, 10 + round));
+      separateMs += time(viaSeparate, unseenCommands(40, 1000, 20 + round));
+    }
+    console.log(
+      `1,000 patterns, 240 unseen strings: set ${setMs.toFixed(1)} ms, separate ${separateMs.toFixed(1)} ms`,
+    );
+    expect(setMs).toBeLessThan(separateMs * 1.25); // within noise; one 1,000-branch alternation is ~40x
   });
 });

@@ -10,6 +10,7 @@ it("pins the public export names", () => {
       "MAX_ANY_SEGMENTS",
       "MAX_BIND_DEPTH",
       "MAX_GLOB_BYTES",
+      "MAX_MERGE_GROUP",
       "MAX_REGEX_BYTES",
       "PREDICATE_INVALID",
       "PREDICATE_UNBOUND",

@@ -20,8 +20,11 @@ export const HANDLER_ABORT_GRACE_MS = 1500;
 /** Maximum total decoded size of the images of one result, in bytes (tool-api.md §8.3). */
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 
-/** How many identities a policy remembers its precomputed plan for (a bounded cache). */
-export const MAX_POLICY_CACHE_ENTRIES = 1024;
+/**
+ * How many identities a policy remembers its plan for (a bounded cache evicted by recency). Plans are shared by the
+ * rules they hold, so an entry is only a map slot: 16,384 identities cost about 1.5 MB.
+ */
+export const MAX_POLICY_CACHE_ENTRIES = 16_384;
 
 /** The manifest `id` pattern (tool-api.md §2.1); also the folder name of a tool. */
 export const TOOL_ID_PATTERN = "^[a-z][a-z0-9_-]{0,63}$";

@@ -8,6 +8,7 @@ import {
   type RegexEngine,
 } from "@raw/predicate";
 import { MAX_POLICY_CACHE_ENTRIES } from "./limits.js";
+import { RecencyCache } from "./policy-cache.js";
 import { compileRules, type RuleEffect, type ToolRule } from "./rules.js";
 
 /** What `explain` returns (tool-api.md §9.5). */
@@ -65,31 +66,50 @@ export interface CompiledPolicy {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
-/** Builds the plan of one identity (no caching). */
-function buildPlan(
-  rules: readonly ToolRule[],
-  globs: readonly CompiledGlob[],
-  identity: string,
-  engine: RegexEngine | undefined,
-): IdentityPlan {
+/**
+ * How many distinct plans (by the rules they hold) a policy keeps, each with its compiled predicate set (a bounded,
+ * recency-evicted cache). Identities that the same rules apply to (every identity under a `*` rule, say) share one
+ * plan, so an identity whose own cache entry was evicted gets its plan back without building or compiling anything.
+ */
+export const MAX_POLICY_SET_CACHE_ENTRIES = 256;
+
+/** The applicable rules of one identity, found by one pass over the globs (reused between look-ups). */
+const found: { baseIndex: number; conditionalIndex: number[] } = { baseIndex: -1, conditionalIndex: [] };
+
+/** Fills `found` for `identity`: the last applicable unconditional rule, and the conditional ones after it. */
+function findRules(rules: readonly ToolRule[], globs: readonly CompiledGlob[], identity: string): number {
   let baseIndex = -1;
-  let baseEffect: RuleEffect = "allow";
   for (let i = 0; i < rules.length; i++) {
-    const rule = rules[i] as ToolRule;
-    if (rule.when === undefined && (globs[i] as CompiledGlob).test(identity)) {
-      baseIndex = i;
-      baseEffect = rule.effect;
-    }
+    if ((rules[i] as ToolRule).when === undefined && (globs[i] as CompiledGlob).test(identity)) baseIndex = i;
   }
-  const conditional: Predicate[] = [];
-  const conditionalIndex: number[] = [];
+  const conditionalIndex = found.conditionalIndex;
+  conditionalIndex.length = 0;
+  let hash = baseIndex + 1;
   for (let i = rules.length - 1; i > baseIndex; i--) {
-    const rule = rules[i] as ToolRule;
-    if (rule.when !== undefined && (globs[i] as CompiledGlob).test(identity)) {
-      conditional.push(rule.when);
+    if ((rules[i] as ToolRule).when !== undefined && (globs[i] as CompiledGlob).test(identity)) {
       conditionalIndex.push(i);
+      hash = (Math.imul(hash, 31) + i) | 0;
     }
   }
+  found.baseIndex = baseIndex;
+  return hash;
+}
+
+/** True when `plan` holds exactly the rules in `found`. */
+function holdsFound(plan: IdentityPlan): boolean {
+  const wanted = found.conditionalIndex;
+  const held = plan.conditionalIndex;
+  if (plan.baseIndex !== found.baseIndex || held.length !== wanted.length) return false;
+  for (let i = 0; i < held.length; i++) if (held[i] !== wanted[i]) return false;
+  return true;
+}
+
+/** Builds the plan of the rules in `found` (no caching). */
+function buildPlan(rules: readonly ToolRule[], engine: RegexEngine | undefined): IdentityPlan {
+  const baseIndex = found.baseIndex;
+  const baseEffect: RuleEffect = baseIndex >= 0 ? (rules[baseIndex] as ToolRule).effect : "allow";
+  const conditionalIndex = [...found.conditionalIndex];
+  const conditional = conditionalIndex.map((i) => (rules[i] as ToolRule).when as Predicate);
   return Object.freeze({
     hidden: baseEffect === "deny",
     baseEffect,
@@ -100,23 +120,41 @@ function buildPlan(
   });
 }
 
-/** Compiles parsed (or raw) rules once; `plan(identity)` is cached in a bounded map. */
+/**
+ * Compiles parsed (or raw) rules once. `plan(identity)` is cached per identity in a bounded map evicted by recency;
+ * behind it, plans are shared by the rules they hold (a second bounded map keyed by those rules), so many
+ * identities cycling through the first cache never rebuild a plan nor recompile a regex: a miss costs one pass over
+ * the globs.
+ */
 export function compilePolicy(rules: unknown, options: PolicyOptions = {}): CompiledPolicy {
   const parsed = compileRules(rules ?? [], { engine: options.engine });
   const globs = Object.freeze(parsed.map((rule) => compileGlob(rule.match, { engine: options.engine })));
-  const limit = Math.max(1, options.maxCachedIdentities ?? MAX_POLICY_CACHE_ENTRIES);
-  const cache = new Map<string, IdentityPlan>();
+  const plans = new RecencyCache<string, IdentityPlan>(
+    Math.max(1, options.maxCachedIdentities ?? MAX_POLICY_CACHE_ENTRIES),
+  );
+  const shared = new RecencyCache<number, IdentityPlan[]>(MAX_POLICY_SET_CACHE_ENTRIES);
+  const planOf = (identity: string): IdentityPlan => {
+    const hash = findRules(parsed, globs, identity);
+    let bucket = shared.get(hash);
+    if (bucket !== undefined) {
+      for (let i = 0; i < bucket.length; i++)
+        if (holdsFound(bucket[i] as IdentityPlan)) return bucket[i] as IdentityPlan;
+    } else {
+      bucket = [];
+      shared.set(hash, bucket);
+    }
+    const plan = buildPlan(parsed, options.engine);
+    bucket.push(plan);
+    return plan;
+  };
   return Object.freeze({
     rules: parsed,
     globs,
     plan(identity: string): IdentityPlan {
-      let plan = cache.get(identity);
+      let plan = plans.get(identity);
       if (plan === undefined) {
-        plan = buildPlan(parsed, globs, identity, options.engine);
-        if (typeof identity === "string") {
-          if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-          cache.set(identity, plan);
-        }
+        plan = planOf(identity);
+        if (typeof identity === "string") plans.set(identity, plan);
       }
       return plan;
     },
