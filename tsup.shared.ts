@@ -23,7 +23,9 @@ const externalInEsmOnly = {
     ): void;
   }) {
     const format = formats.get(build.initialOptions);
-    build.onResolve({ filter: esmOnly }, (args) => (format === "esm" ? { path: args.path, external: true } : undefined));
+    build.onResolve({ filter: esmOnly }, (args) =>
+      format === "esm" ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 

@@ -198,7 +198,9 @@ class CallState {
 
   gateAnswered(answer: PreToolUseAnswer): void {
     this.gateDone = true;
-    if (answer.blocked !== undefined) {
+    if (answer.blocked !== undefined && this.gateReceipts > 0) {
+      // The receipt line already shows the hook that blocked, and the result carries its reason: said once.
+    } else if (answer.blocked !== undefined) {
       this.emit("hook", answer.blocked, `PreToolUse blocked the call: ${answer.reason ?? answer.blocked}`, {
         blocked: answer.blocked,
         reason: answer.reason ?? null,
