@@ -1,4 +1,24 @@
+import { writeFile } from "node:fs/promises";
 import type { Options } from "tsup";
+
+/**
+ * `dist/not-exported.cjs`, what the `"./*"` pattern of every exports map points at: a subpath that is not a public
+ * entry point (`@raw/x/dist/index.js`, `@raw/x/src/...`) fails at once with one line saying what to import instead,
+ * never with a stack trace from inside the package.
+ */
+export const NOT_EXPORTED_MODULE = `"use strict";
+// Reached through the "./*" pattern of the exports map: the requested subpath is not a public entry point.
+const pkg = require("../package.json");
+const entries = Object.keys(pkg.exports)
+  .filter((key) => !key.includes("*") && key !== "./package.json")
+  .map((key) => JSON.stringify(key === "." ? pkg.name : pkg.name + key.slice(1)));
+const error = new Error(
+  \`\${pkg.name}: this subpath is not a public entry point; import \${entries.join(" or ")} instead (see "exports" in its package.json)\`,
+);
+error.code = "ERR_PACKAGE_PATH_NOT_EXPORTED";
+error.stack = \`Error [\${error.code}]: \${error.message}\`;
+throw error;
+`;
 
 /**
  * Dependencies that ship ES modules only. The CommonJS build inlines them, so `require("@raw/<name>")` works on
@@ -46,5 +66,8 @@ export function packageBuild(entry: Record<string, string>): Options {
       formats.set(options, context.format);
     },
     esbuildPlugins: [externalInEsmOnly],
+    async onSuccess() {
+      await writeFile("dist/not-exported.cjs", NOT_EXPORTED_MODULE);
+    },
   };
 }
