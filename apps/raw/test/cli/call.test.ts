@@ -254,7 +254,7 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
       ...PASSED,
       ["effects", "none"],
       ["policy", "allow"],
-      ["hook", "denied"],
+      // The denial is said once: the guard's receipt; its reason is the result's text.
       ["hook", "denied"],
       ["result", "error"],
     ]);
