@@ -153,7 +153,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const statePath = stringOption(args, "state");
   let stateStore: SqliteInteractionStore | undefined;
   if (statePath !== undefined) {
-    const { openSqliteInteractionStore } = await import("@raw/store-sqlite");
+    let openSqliteInteractionStore: typeof import("@raw/store-sqlite").openSqliteInteractionStore;
+    try {
+      ({ openSqliteInteractionStore } = await import("@raw/store-sqlite"));
+    } catch {
+      process.off("SIGINT", onSigint);
+      // better-sqlite3 is an optional peer: the CLI installs without a native build unless --state is wanted.
+      throw new CliFailure(
+        "state_unavailable",
+        "--state needs the better-sqlite3 package; install it next to the CLI: npm install better-sqlite3@12",
+      );
+    }
     try {
       stateStore = openSqliteInteractionStore({ path: resolve(here, statePath) });
     } catch (error) {

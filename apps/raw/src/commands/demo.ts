@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
 import type { InteractionAdapter } from "@raw/panel";
 import type { ApprovalRequest } from "@raw/tool-api";
 import { parseCommandArgs } from "../support/args.js";
@@ -112,7 +113,29 @@ const SCENES: readonly Scene[] = [
       ],
     },
   },
+  {
+    title: "6. A command that fails: the notify hook reports the PostToolUseFailure",
+    tool: "bash",
+    args: { commands: [{ command: "ls missing-report.txt" }] },
+    expect: "command_failed",
+  },
 ];
+
+/** Every hook and event the demo lists; each one visibly runs, or the demo fails. */
+const LISTED_HOOKS: readonly string[] = [
+  "local/guard PreToolUse",
+  "local/notify PostToolUseFailure",
+  "local/notify Stop",
+];
+const LISTED_HOOKS_TEXT = "local/guard (PreToolUse), local/notify (PostToolUseFailure, Stop)";
+
+/** A hook receipt as the call trace shows it: `<Event> <hook id>[ <code>][ — <message>] (<n> ms)`. */
+// TODO(A1): the message is hook-supplied text; escape it with the one display-escaping function once it exists.
+function receiptText(receipt: HookReceipt): string {
+  const code = receipt.code ? ` ${receipt.code}` : "";
+  const message = receipt.message ? ` — ${receipt.message}` : "";
+  return `${receipt.event} ${receipt.id}${code}${message} (${receipt.durationMs} ms)`;
+}
 
 /** The script's answers to the ask_user form. */
 const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
@@ -183,7 +206,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   out(`session folder: ${cwd}\n`);
   out("rules:\n");
   for (const [i, rule] of (rules.input.raw as unknown[]).entries()) out(`  ${i}  ${compactJson(rule)}\n`);
-  out("hooks: local/guard (PreToolUse), local/notify (PostToolUseFailure, Stop)\n");
+  out(`hooks: ${LISTED_HOOKS_TEXT}\n`);
 
   const session = await openSession({
     cwd,
@@ -195,18 +218,33 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     onStep: (step) => out(stepText(step)),
   });
   const surprises: string[] = [];
+  const fired = new Set<string>();
   try {
     for (const scene of SCENES) {
       out(`\n${scene.title}\n`);
       out(callHeader(scene.tool, scene.args));
       const trace = await session.call(scene.tool, scene.args);
+      for (const receipt of trace.hooks) fired.add(`${receipt.id} ${receipt.event}`);
       const code = trace.result.isError ? (trace.result.code ?? "error") : undefined;
       if (code !== scene.expect)
         surprises.push(`${scene.title}: expected ${scene.expect ?? "success"}, got ${code ?? "success"}`);
     }
+    // The run ends: Stop goes to every hook subscribed to it (notify), as a host sends it after its last step.
+    out("\n7. The run ends: the notify hook receives Stop\n");
+    const stop = await createHookDispatcher(hooks.hooks, { envelope: () => ({ cwd }) }).run(
+      "Stop",
+      buildHookPayload("Stop", { cwd, run: { status: "completed", steps: SCENES.length } }),
+    );
+    for (const receipt of stop.receipts) {
+      fired.add(`${receipt.id} ${receipt.event}`);
+      out(stepText({ step: "hook", status: receipt.outcome, text: receiptText(receipt) }));
+    }
   } finally {
     session.close();
     await rm(cwd, { recursive: true, force: true });
+  }
+  for (const expected of LISTED_HOOKS) {
+    if (!fired.has(expected)) surprises.push(`the ${expected} hook never ran`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (surprises.length > 0) {

@@ -56,6 +56,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const shown = displayLine(displayPath(dir, cwd));
   for (const [file] of files) io.stdout.write(`created ${displayLine(displayPath(join(dir, file), cwd))}\n`);
-  io.stdout.write(`next: node --test ${shown}/test.mjs && npx raw validate ${shown}\n`);
+  io.stdout.write(`next: node --test ${shown}/test.mjs && npm run raw -- validate ${shown}\n`);
   return EXIT_OK;
 }

@@ -145,7 +145,8 @@ export class CallView {
     } else if (event.status === "ok") {
       if (this.gateReceipts === 0)
         this.emit("hook", "none", "PreToolUse: no selected hook matched this call");
-    } else if (event.code !== "aborted") {
+    } else if (event.code !== "aborted" && this.gateReceipts === 0) {
+      // With a receipt, its line already shows the hook that blocked and the result its reason: said once.
       const blocked = event.blocked ?? "error";
       const why = event.reason ?? event.blocked ?? event.message ?? "";
       this.emit("hook", blocked, `PreToolUse blocked the call: ${displayLine(why)}`, {

@@ -116,7 +116,7 @@ export async function handler(args, context) {
   }
 }
 `;
-  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npx raw validate <this folder>
+  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npm run raw -- validate <this folder>
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -198,7 +198,7 @@ process.stdin.on("end", () => {
   process.stdout.write(\`\${JSON.stringify(answer)}\\n\`);
 });
 `;
-  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npx raw validate <this folder>
+  const test = `// Run: node --test ${"<this folder>"}/test.mjs   Then check the folder as a host loads it: npm run raw -- validate <this folder>
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";

@@ -260,7 +260,7 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
       ["effects", "none"],
       // Without --rules, raw call asks before bash; the gate runs before approval.
       ["policy", "ask"],
-      ["hook", "denied"],
+      // The denial is said once: the guard's receipt; its reason is the result's text.
       ["hook", "denied"],
       ["result", "error"],
     ]);

@@ -80,7 +80,7 @@ describe("raw init", () => {
       "created tools/touch/tool.json",
       "created tools/touch/index.mjs",
       "created tools/touch/test.mjs",
-      "next: node --test tools/touch/test.mjs && npx raw validate tools/touch",
+      "next: node --test tools/touch/test.mjs && npm run raw -- validate tools/touch",
     ]);
     const validate = raw(["validate", "tools/touch"], { cwd });
     expect(validate.stdout).toBe("tools/touch/tool.json  ok\n\n1 passed, 0 failed\n");

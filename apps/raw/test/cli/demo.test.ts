@@ -31,6 +31,17 @@ describe("raw demo (what npm start runs)", () => {
     expect(out.replace(/\s+/g, "")).toContain(
       '{"status":"answered","answers":{"target":"staging","note":"shipafterlunch"}}',
     );
-    expect(out).toMatch(/\ndemo finished in \d+\.\d s: 7 calls, every decision shown above\n$/);
+    // The hook denial is said once: the receipt line names the hook, the result carries its reason.
+    expect(out.match(/is inside a protected folder/g)).toHaveLength(1);
+    expect(out.match(/ {2}hook {8}denied /g)).toHaveLength(1);
+    // 6. Every listed hook visibly runs: notify reports the failed call, then the end of the run.
+    expect(out).toContain("hooks: local/guard (PreToolUse), local/notify (PostToolUseFailure, Stop)\n");
+    expect(out).toMatch(
+      / {2}hook {8}continued {2}PostToolUseFailure local\/notify — bash failed: command_failed \(\d+ ms\)\n/,
+    );
+    expect(out).toMatch(
+      / {2}hook {8}continued {2}Stop local\/notify — run completed after 8 steps \(\d+ ms\)\n/,
+    );
+    expect(out).toMatch(/\ndemo finished in \d+\.\d s: 8 calls, every decision shown above\n$/);
   }, 60_000);
 });

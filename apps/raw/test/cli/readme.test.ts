@@ -25,7 +25,8 @@ function blocks(markdown: string): Block[] {
   return found;
 }
 
-const RAW = /^(?:npx )?raw /;
+// The one way the READMEs run the CLI: a package script, which never downloads a package called `raw`.
+const RAW = /^npm run raw -- /;
 
 interface Command {
   line: string;
@@ -34,7 +35,7 @@ interface Command {
   output?: string;
 }
 
-/** Every `raw`/`npx raw` line of the README's `sh` blocks, with its expected exit status and shown output. */
+/** Every `npm run raw --` line of the README's `sh` blocks, with its expected exit status and shown output. */
 function commands(markdown: string): Command[] {
   const all = blocks(markdown);
   const out: Command[] = [];
@@ -57,6 +58,20 @@ describe("the root README", () => {
   it("keeps the two fresh-clone commands", () => {
     expect(readme).toContain("```sh\nnpm install && npm start\n```");
     expect(readme).toContain("```sh\nnpm install && npm test\n```");
+  });
+
+  it("runs the CLI only through `npm run raw --`, never npx or npm exec (they download a package named raw)", () => {
+    const readmes = [readme, readFileSync(join(appRoot, "README.md"), "utf8")];
+    for (const text of readmes) {
+      for (const block of blocks(text).filter((b) => b.lang === "sh" || b.lang === "yaml")) {
+        expect(block.body).not.toMatch(/\b(npx|npm exec|npm x)\s+(--\S+\s+)*raw\b/);
+        expect(block.body).not.toMatch(/^\s*(- run: )?raw /m);
+      }
+    }
+    const scripts = (
+      JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.raw).toBe("node apps/raw/dist/bin.js");
   });
 
   it("every raw command it (and apps/raw/README.md) shows runs against the fixtures, with the exit status and output it shows", () => {
