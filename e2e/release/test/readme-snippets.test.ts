@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { PUBLISHED_DIRS, repoRoot } from "./workspaces.js";
@@ -21,7 +21,16 @@ interface Snippet {
 /** The fenced `ts`, `js` and `json` blocks of a README, with their first line number. */
 function snippets(readme: string): Snippet[] {
   const text = readFileSync(join(repoRoot, readme), "utf8");
-  return [...text.matchAll(/^```(ts|js|json)\n([\s\S]*?)^```$/gm)].map((match) => ({
+  // A block right after `<!-- snippet: runs in <test file> -->` needs a real service (a database, an MCP client)
+  // and is run by that package test instead; the test file must exist.
+  const matches = [...text.matchAll(/^```(ts|js|json)\n([\s\S]*?)^```$/gm)].filter((match) => {
+    const before = text.slice(0, match.index).trimEnd();
+    const marker = /<!-- snippet: runs in (\S+) -->$/.exec(before);
+    if (!marker) return true;
+    if (!existsSync(join(repoRoot, dirname(readme), marker[1] ?? ""))) throw new Error(`${readme}: ${marker[1]} does not exist`);
+    return false;
+  });
+  return matches.map((match) => ({
     readme,
     lang: match[1] ?? "",
     body: match[2] ?? "",

@@ -35,6 +35,10 @@ export const PUBLISHED_DIRS = [
   "packages/panel",
   "packages/hook-protocol",
   "packages/tool-api",
+  "packages/mcp",
+  "packages/panel-web",
+  "packages/store-sqlite",
+  "packages/store-postgres",
   "apps/raw",
 ] as const;
 

@@ -15,7 +15,7 @@ afterAll(() => cluster?.stop());
 
 it("the README example runs against a real server and prints its documented output", async () => {
   const readme = readFileSync(join(here, "..", "README.md"), "utf8");
-  const code = /## Example\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  const code = /## Example\n\n(?:<!-- [^\n]* -->\n)?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
   const output = /Output:\n\n```text\n([\s\S]*?)```/.exec(readme)?.[1];
   expect(code).toBeDefined();
   mkdirSync(join(here, "fixtures", ".readme"), { recursive: true });
