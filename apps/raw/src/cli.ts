@@ -25,6 +25,36 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
   serve: () => import("./commands/serve.js"),
 };
 
+/** Packages a command needs that the CLI does not install by itself (optional peers), with the install line. */
+const OPTIONAL_PEERS: Readonly<
+  Partial<Record<CommandName, { packages: readonly string[]; install: string }>>
+> = {
+  mcp: {
+    packages: ["@modelcontextprotocol/sdk", "zod"],
+    install: "npm install @modelcontextprotocol/sdk@1 zod@4",
+  },
+};
+
+/** Loads a command's module; a missing optional peer is a coded failure that says what to install. */
+async function loadCommand(name: CommandName): Promise<CommandModule> {
+  try {
+    return await COMMANDS[name]();
+  } catch (error) {
+    const peer = OPTIONAL_PEERS[name];
+    const message = error instanceof Error ? error.message : "";
+    const missing = peer?.packages.find((pkg) => message.includes(`'${pkg}`));
+    if (peer && (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && missing !== undefined) {
+      throw Object.assign(
+        new Error(`raw ${name} needs ${peer.packages.join(" and ")}; install them: ${peer.install}`),
+        {
+          code: `${name}_unavailable`,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
 function helpText(): string {
   const lines = [
     "usage: raw <command> [options]   (--debug shows the stack of an unexpected error)",
@@ -168,7 +198,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
       io.stdout.write(`usage: ${COMMAND_HELP[name].usage.replaceAll("\n", "\n       ")}\n`);
       return EXIT_OK;
     }
-    const module = await COMMANDS[name]();
+    const module = await loadCommand(name);
     return await module.run(rest, io);
   } catch (error) {
     return report(error, io, debug);

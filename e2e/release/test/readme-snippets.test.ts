@@ -27,7 +27,8 @@ function snippets(readme: string): Snippet[] {
     const before = text.slice(0, match.index).trimEnd();
     const marker = /<!-- snippet: runs in (\S+) -->$/.exec(before);
     if (!marker) return true;
-    if (!existsSync(join(repoRoot, dirname(readme), marker[1] ?? ""))) throw new Error(`${readme}: ${marker[1]} does not exist`);
+    if (!existsSync(join(repoRoot, dirname(readme), marker[1] ?? "")))
+      throw new Error(`${readme}: ${marker[1]} does not exist`);
     return false;
   });
   return matches.map((match) => ({

@@ -336,6 +336,19 @@ describe("npm install -D @raw/cli alone, in a fresh folder outside the repositor
     expect(output).toContain("tools/touch/tool.json  ok");
     expect(output).toContain("1 passed, 0 failed");
   });
+
+  it("raw mcp without its optional peers says what to install, in one line and without a stack", () => {
+    const result = spawnSync("npx", ["--no", "raw", "mcp", "tools", "--", process.execPath, "-e", "0"], {
+      cwd: dir,
+      env: consumerEnv(dir),
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      "raw: mcp_unavailable: raw mcp needs @modelcontextprotocol/sdk and zod; install them: npm install @modelcontextprotocol/sdk@1 zod@4",
+    );
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
 });
 
 describe("installed size of each package alone", () => {
