@@ -1,9 +1,10 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isContractError, stringifyForDisplay } from "@raw/schema";
+import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
 import { displayLine } from "../support/present.js";
+import { openStateStore } from "../support/state-store.js";
 import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
@@ -153,24 +154,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const statePath = stringOption(args, "state");
   let stateStore: SqliteInteractionStore | undefined;
   if (statePath !== undefined) {
-    let openSqliteInteractionStore: typeof import("@raw/store-sqlite").openSqliteInteractionStore;
     try {
-      ({ openSqliteInteractionStore } = await import("@raw/store-sqlite"));
-    } catch {
-      process.off("SIGINT", onSigint);
-      // better-sqlite3 is an optional peer: the CLI installs without a native build unless --state is wanted.
-      throw new CliFailure(
-        "state_unavailable",
-        "--state needs the better-sqlite3 package; install it next to the CLI: npm install better-sqlite3@12",
-      );
-    }
-    try {
-      stateStore = openSqliteInteractionStore({ path: resolve(here, statePath) });
+      stateStore = await openStateStore(statePath, here);
     } catch (error) {
       process.off("SIGINT", onSigint);
-      if (!isContractError(error))
-        throw new CliFailure("interaction_store_error", "cannot open the state file");
-      throw new CliFailure(error.code, error.message.replace(`${error.code}: `, ""));
+      throw error;
     }
   }
   const session = await openSession({

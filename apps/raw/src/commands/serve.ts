@@ -3,6 +3,7 @@ import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { formatText } from "../support/report.js";
+import { openStateStore } from "../support/state-store.js";
 import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
@@ -34,6 +35,7 @@ export async function run(
       cwd: { type: "string" },
       host: { type: "string" },
       port: { type: "string" },
+      state: { type: "string" },
     },
     usage,
     { min: 0, max: 0 },
@@ -61,11 +63,14 @@ export async function run(
     io.stderr.write(formatText(hooks.reports));
     return EXIT_FAILURE;
   }
+  // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
+  const statePath = stringOption(args, "state");
+  const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
   const { startServe } = await import("../serve/server.js");
   const host = stringOption(args, "host") ?? "127.0.0.1";
   let served: Awaited<ReturnType<typeof startServe>>;
   try {
-    served = await startServe({ cwd, tools: tools.tools, rules, hooks: hooks.hooks, host, port });
+    served = await startServe({ cwd, tools: tools.tools, rules, hooks: hooks.hooks, host, port, interactionStore });
   } catch (error) {
     const coded = error as { code?: unknown; message?: unknown };
     io.stderr.write(
@@ -83,5 +88,6 @@ export async function run(
     options.signal?.addEventListener("abort", stop, { once: true });
   });
   await served.close();
+  interactionStore?.close();
   return EXIT_OK;
 }

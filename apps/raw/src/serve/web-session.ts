@@ -6,6 +6,7 @@ import {
   type PanelDocument,
   type PanelFrame,
   resolveAction,
+  type SyncInteractionStore,
 } from "@raw/panel";
 import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
@@ -95,6 +96,8 @@ export interface WebSessionOptions {
   readonly rules?: RulesInput | undefined;
   readonly hooks?: readonly LoadedHook[] | undefined;
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Where interaction requests live (`raw serve --state`); default in memory. */
+  readonly interactionStore?: SyncInteractionStore | undefined;
 }
 
 /** The session behind `raw serve`: calls, approvals, interactions and panels, pushed to every page. */
@@ -196,6 +199,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     env: options.env,
     approver: { label: "the web page", approve },
     interactive: true,
+    interactionStore: options.interactionStore,
     onPanelFrame,
     onStep: (step) => {
       if (!running) return;

@@ -64,7 +64,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary
   },
   serve: {
     usage:
-      "raw serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--host <loopback address>] [--port <n>]",
+      "raw serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--host <loopback address>] [--port <n>] [--state <file>]",
     summary: "a local web page: call tools, approve, answer forms and watch panels live",
   },
 };

@@ -118,3 +118,29 @@ describe("raw serve refuses what it should, and changes nothing", () => {
     expect(run.stderr).toContain("host_not_loopback");
   });
 });
+
+describe("raw serve --state", () => {
+  it("keeps pending questions in the SQLite file", async () => {
+    const dir = tempDir("raw-serve-state-");
+    const state = `${dir}/state.db`;
+    const served = await startServeProcess(["--cwd", dir, "--state", state], appRoot);
+    const base = `${served.origin}/${served.token}`;
+    const call = await postJson(`${base}/api/calls`, {
+      tool: "ask_user",
+      arguments: { questions: [{ id: "why", label: "Why?", kind: "text" }] },
+    });
+    expect(call.status).toBe(202);
+    let pending = 0;
+    for (let i = 0; i < 100 && pending === 0; i++) {
+      pending = JSON.parse((await rawRequest(`${base}/api/state`)).body).interactions.length;
+      if (pending === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(pending).toBe(1);
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(state, { readonly: true });
+    const rows = db.prepare("SELECT count(*) AS n FROM raw_interactions").get() as { n: number };
+    db.close();
+    expect(rows.n).toBe(1);
+    expect(await served.stop()).toBe(0);
+  });
+});
