@@ -113,7 +113,11 @@ describe("readProcessStat and sessionProcesses on real processes", () => {
       `echo start; i=0; while [ $i -lt 400 ]; do perl -e 'setpgrp(0,0); sleep 300' & i=$((i+1)); sleep 0.01; done; wait`,
     ]);
     await firstLine(child);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Wait until the shell has forked a few children (slower on a loaded machine), then sweep while it forks more.
+    const until = Date.now() + 10_000;
+    while (sessionProcesses(child.pid as number).length <= 2 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(sessionProcesses(child.pid as number).length).toBeGreaterThan(2);
     const result = await sweepSession(child.pid as number);
     expect(result.survivors).toEqual([]);
