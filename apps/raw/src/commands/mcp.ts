@@ -10,12 +10,13 @@ import {
   type PreToolUseAnswer,
   type PreToolUseRequest,
   type ToolRegistry,
+  type ToolRule,
 } from "@raw/tool-api";
 import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
-import { displayLine } from "../support/present.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { displayLine } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
@@ -34,7 +35,7 @@ function splitCommand(argv: readonly string[]): { options: string[]; command: st
     : { options: argv.slice(0, end), command: argv.slice(end + 1) };
 }
 
-async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<unknown[] | undefined> {
+async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<ToolRule[] | undefined> {
   if (path === undefined) return [];
   const loaded = await loadRulesFile(path, here);
   if (!loaded.ok) {

@@ -70,7 +70,15 @@ export async function run(
   const host = stringOption(args, "host") ?? "127.0.0.1";
   let served: Awaited<ReturnType<typeof startServe>>;
   try {
-    served = await startServe({ cwd, tools: tools.tools, rules, hooks: hooks.hooks, host, port, interactionStore });
+    served = await startServe({
+      cwd,
+      tools: tools.tools,
+      rules,
+      hooks: hooks.hooks,
+      host,
+      port,
+      interactionStore,
+    });
   } catch (error) {
     const coded = error as { code?: unknown; message?: unknown };
     io.stderr.write(

@@ -21,7 +21,8 @@ export async function openStateStore(path: string, cwd: string): Promise<SqliteI
   try {
     return open({ path: resolve(cwd, path) });
   } catch (error) {
-    if (!isContractError(error)) throw new CliFailure("interaction_store_error", "cannot open the state file");
+    if (!isContractError(error))
+      throw new CliFailure("interaction_store_error", "cannot open the state file");
     throw new CliFailure(error.code, error.message.replace(`${error.code}: `, ""));
   }
 }

@@ -15,7 +15,9 @@ import {
 const listed = (c: number) => DISPLAY_ESCAPED_RANGES.some(([lo, hi]) => c >= lo && c <= hi);
 
 describe("escapeDisplayText over all of Unicode", () => {
-  it("escapes exactly the listed code points, in single-line and multi-line text", () => {
+  it("escapes exactly the listed code points, in single-line and multi-line text", {
+    timeout: 180_000,
+  }, () => {
     // Every code point but the surrogates, in one text, against an independent reference.
     const points: string[] = [];
     const single: string[] = [];
