@@ -82,6 +82,11 @@ function own(object: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
+/** Amendment A9: the top-level `$schema` of `hook.json`, when it is a string, is an editor hint and is ignored. */
+function isSchemaHint(object: Record<string, unknown>, key: string): boolean {
+  return key === "$schema" && typeof Object.getOwnPropertyDescriptor(object, key)?.value === "string";
+}
+
 function isBoundedString(value: unknown, maxBytes: number): value is string {
   return typeof value === "string" && value.length > 0 && utf8Bytes(value) <= maxBytes;
 }
@@ -163,7 +168,8 @@ export function parseHookManifest(
   }
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
-    if (!FIELDS.has(key)) {
+    // Amendment A9: a string `$schema` is an editor hint, accepted and ignored; any other value is unknown.
+    if (!FIELDS.has(key) && !isSchemaHint(value, key)) {
       issues.push({
         code: "hook_manifest_unknown_field",
         message: `unknown hook ${id} field: ${key}`,

@@ -397,3 +397,23 @@ describe("parseHookManifest: valid manifests", () => {
     expect(isContractError(parse(undefined))).toBe(false);
   });
 });
+
+describe("amendment A9: $schema editor hint", () => {
+  it("accepts and ignores a string $schema", () => {
+    const result = parse({
+      $schema: "https://raw.tlelabs.com/schemas/raw.hook/2/hook.schema.json",
+      ...base(),
+    });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Object.hasOwn(result.manifest, "$schema")).toBe(false);
+  });
+
+  it("rejects a non-string $schema and any other unknown field", () => {
+    expect(issuesOf(parse(withField("$schema", 2)))).toEqual(
+      one("hook_manifest_unknown_field", `unknown hook ${ID} field: $schema`, "/$schema"),
+    );
+    expect(issuesOf(parse(withField("$id", "x")))).toEqual(
+      one("hook_manifest_unknown_field", `unknown hook ${ID} field: $id`, "/$id"),
+    );
+  });
+});

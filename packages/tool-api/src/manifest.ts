@@ -85,6 +85,11 @@ export function isValidConditionSources(value: unknown): value is ConditionSourc
   return value.length === 1 || value[0] !== value[1];
 }
 
+/** Amendment A9: the top-level `$schema` of a manifest, when it is a string, is an editor hint and is ignored. */
+function isSchemaHint(object: Record<string, unknown>, key: string): boolean {
+  return key === "$schema" && typeof Object.getOwnPropertyDescriptor(object, key)?.value === "string";
+}
+
 function issue(code: string, message: string, path: string): Issue {
   return { code, message, path };
 }
@@ -104,9 +109,9 @@ export function parseToolManifest(
   const issues: Issue[] = [];
   const warnings: Issue[] = [];
   for (const key of Object.keys(value)) {
-    if (!ALLOWED.has(key)) {
-      issues.push(issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`));
-    }
+    // Amendment A9: a string `$schema` is an editor hint, accepted and ignored; any other value is unknown.
+    if (ALLOWED.has(key) || isSchemaHint(value, key)) continue;
+    issues.push(issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`));
   }
   const has = (field: string): boolean => Object.hasOwn(value, field);
   const expectedId = options.expectedId;
@@ -226,6 +231,7 @@ export function parseToolManifest(
 
   if (!passed(value, issues)) return { ok: false, issues };
   const manifest: ToolManifest = { ...value };
+  delete (manifest as { $schema?: unknown }).$schema;
   if (normalizedPanels !== undefined) manifest.panels = normalizedPanels;
   return { ok: true, manifest, warnings };
 }

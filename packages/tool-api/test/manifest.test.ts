@@ -212,12 +212,20 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
       path: "/panels/1/id",
     },
     {
-      rule: "unknown fields, including $schema",
-      valid: {},
-      invalid: { $schema: "https://example.com/tool.json" },
+      rule: "unknown fields, including a non-string $schema (A9)",
+      valid: { $schema: "https://example.com/tool.json" },
+      invalid: { $schema: 7 },
       code: "manifest_unknown_field",
       message: 'unknown field "$schema"',
       path: "/$schema",
+    },
+    {
+      rule: "unknown fields other than $schema (A9)",
+      valid: { $schema: "" },
+      invalid: { schema: "https://example.com/tool.json" },
+      code: "manifest_unknown_field",
+      message: 'unknown field "schema"',
+      path: "/schema",
     },
   ];
 
@@ -400,5 +408,29 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
     expect(result.manifest).toEqual(snapshot);
     expect(input).toEqual(snapshot);
     expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("amendment A9: $schema editor hint", () => {
+  const base = {
+    api_version: 2,
+    id: "touch",
+    version: "1.0.0",
+    name: "touch",
+    description: "Touches a file.",
+    input_schema: { type: "object" },
+    entry: "./index.mjs",
+  };
+
+  it("accepts and ignores a string $schema", () => {
+    const result = parseToolManifest({ $schema: "https://raw.tlelabs.com/schemas/x.json", ...base });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Object.hasOwn(result.manifest, "$schema")).toBe(false);
+  });
+
+  it("rejects a non-string $schema and other unknown fields", () => {
+    const result = parseToolManifest({ ...base, $schema: null, $id: "x" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual(["/$schema", "/$id"]);
   });
 });
