@@ -20,6 +20,7 @@ it("pins the public export names", () => {
       "formatValidationIssues",
       "freezeJsonTree",
       "isContractError",
+      "isObjectRecord",
       "isPlainObject",
       "issuesFromAjv",
       "parsePointer",

@@ -1,7 +1,7 @@
 import {
   escapePointerToken,
   type Issue,
-  isPlainObject,
+  isObjectRecord,
   safeCompileObjectSchema,
   utf8Bytes,
 } from "@raw/schema";
@@ -90,6 +90,11 @@ function isSchemaHint(object: Record<string, unknown>, key: string): boolean {
   return key === "$schema" && typeof Object.getOwnPropertyDescriptor(object, key)?.value === "string";
 }
 
+/** The own property `key` of `object`, or undefined: presence is own-property based (§2.1). */
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
 function issue(code: string, message: string, path: string): Issue {
   return { code, message, path };
 }
@@ -103,7 +108,7 @@ export function parseToolManifest(
   value: unknown,
   options: ParseToolManifestOptions = {},
 ): ParseToolManifestResult {
-  if (!isPlainObject(value)) {
+  if (!isObjectRecord(value)) {
     return { ok: false, issues: [issue("manifest_not_object", "tool manifest must be a JSON object", "")] };
   }
   const issues: Issue[] = [];
@@ -134,7 +139,7 @@ export function parseToolManifest(
       }
       continue;
     }
-    const v = value[field];
+    const v = own(value, field);
     switch (field) {
       case "api_version":
         if (v !== TOOL_API_VERSION) {
@@ -245,7 +250,7 @@ function passed(
 }
 
 function includesEffects(value: Record<string, unknown>): boolean {
-  const sources = value.condition_sources;
+  const sources = own(value, "condition_sources");
   return Array.isArray(sources) && sources.includes("effects");
 }
 
@@ -256,5 +261,6 @@ function includesEffects(value: Record<string, unknown>): boolean {
 function labelId(value: Record<string, unknown>, idValid: boolean, expectedId: string | undefined): string {
   if (idValid) return value.id as string;
   if (expectedId !== undefined) return expectedId;
-  return typeof value.id === "string" ? value.id : "";
+  const id = own(value, "id");
+  return typeof id === "string" ? id : "";
 }

@@ -1,5 +1,5 @@
 import { isValidGlob, type Predicate, type RegexEngine, safeCompilePredicate } from "@raw/predicate";
-import { ContractError, escapePointerToken, type Issue, isPlainObject } from "@raw/schema";
+import { ContractError, escapePointerToken, type Issue, isObjectRecord } from "@raw/schema";
 import { MAX_RULE_MATCH_BYTES } from "./limits.js";
 
 /** What a policy rule decides (tool-api.md §9.1). */
@@ -54,7 +54,7 @@ export function parseRules(value: unknown, options: ParseRulesOptions = {}): Par
       continue;
     }
     const at = `/${i}`;
-    if (!isPlainObject(rule)) {
+    if (!isObjectRecord(rule)) {
       issues.push(issue("rule must be an object", at));
       continue;
     }

@@ -351,10 +351,26 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
   });
 
   it("uses own-property presence", () => {
+    // An object with another prototype is still an object: its own fields decide (an inherited entry is absent).
     const inherited = Object.assign(Object.create({ entry: "./index.mjs" }), withFields({}, ["entry"]));
     expect(issuesOf(inherited)).toEqual([
-      { code: "manifest_not_object", message: "tool manifest must be a JSON object", path: "" },
+      { code: "manifest_missing_field", message: 'missing required field "entry"', path: "/entry" },
     ]);
+    const complete = Object.assign(
+      Object.create({ inherited: 1, condition_sources: ["effects"] }),
+      withFields({}),
+    );
+    const parsed = parseToolManifest(complete);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(Object.hasOwn(parsed.manifest, "inherited")).toBe(false);
+    class Manifest {
+      constructor(fields: Record<string, unknown>) {
+        Object.assign(this, fields);
+      }
+    }
+    expect(parseToolManifest(new Manifest(withFields({}))).ok).toBe(true);
+    expect(issuesOf(new Manifest({}))).toHaveLength(7);
+    expect(issuesOf(new Manifest({})).every((i) => i.code === "manifest_missing_field")).toBe(true);
     const nullProto = Object.assign(Object.create(null), withFields({}, ["entry"]));
     expect(issuesOf(nullProto)).toEqual([
       { code: "manifest_missing_field", message: 'missing required field "entry"', path: "/entry" },
