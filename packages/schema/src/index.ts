@@ -18,6 +18,7 @@ export {
   stringifyForDisplay,
 } from "./display-text.js";
 export { ContractError, type Issue, isContractError, thrownMessage, type Validated } from "./issue.js";
+export { nearestName } from "./nearest-name.js";
 export { isObjectRecord, isPlainObject } from "./plain-object.js";
 export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
 export { CONTRACT_SCHEMA_DIALECT, SCHEMA_ID_BASE, serializeJsonSchema } from "./serialize-schema.js";

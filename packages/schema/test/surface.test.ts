@@ -23,6 +23,7 @@ it("pins the public export names", () => {
       "isObjectRecord",
       "isPlainObject",
       "issuesFromAjv",
+      "nearestName",
       "parsePointer",
       "pointer",
       "safeCompileObjectSchema",
