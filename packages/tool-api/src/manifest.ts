@@ -2,6 +2,7 @@ import {
   escapePointerToken,
   type Issue,
   isObjectRecord,
+  nearestName,
   safeCompileObjectSchema,
   utf8Bytes,
 } from "@raw/schema";
@@ -95,6 +96,17 @@ function own(object: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
+/** `issue` with `hint` added when there is one. */
+function withHint(issue: Issue, hint: string | undefined): Issue {
+  return hint === undefined ? issue : { ...issue, hint };
+}
+
+/** The "did you mean" hint for an unknown field `key`, when a known field is near it. */
+export function didYouMean(key: string, known: Iterable<string>): string | undefined {
+  const near = nearestName(key, known);
+  return near === undefined ? undefined : `did you mean \`${near}\`?`;
+}
+
 function issue(code: string, message: string, path: string): Issue {
   return { code, message, path };
 }
@@ -116,7 +128,12 @@ export function parseToolManifest(
   for (const key of Object.keys(value)) {
     // Amendment A9: a string `$schema` is an editor hint, accepted and ignored; any other value is unknown.
     if (ALLOWED.has(key) || isSchemaHint(value, key)) continue;
-    issues.push(issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`));
+    issues.push(
+      withHint(
+        issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`),
+        didYouMean(key, TOOL_MANIFEST_FIELDS),
+      ),
+    );
   }
   const has = (field: string): boolean => Object.hasOwn(value, field);
   const expectedId = options.expectedId;

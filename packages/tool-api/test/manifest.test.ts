@@ -450,3 +450,25 @@ describe("amendment A9: $schema editor hint", () => {
     if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual(["/$schema", "/$id"]);
   });
 });
+
+describe("hints beside the contract text", () => {
+  it("suggests the nearest known field for an unknown manifest field", () => {
+    const result = parseToolManifest({ descripton: "x", inputSchema: {}, zzzzzzzz: 1 });
+    const unknown = result.ok ? [] : result.issues.filter((i) => i.code === "manifest_unknown_field");
+    expect(unknown).toEqual([
+      {
+        code: "manifest_unknown_field",
+        message: 'unknown field "descripton"',
+        path: "/descripton",
+        hint: "did you mean `description`?",
+      },
+      {
+        code: "manifest_unknown_field",
+        message: 'unknown field "inputSchema"',
+        path: "/inputSchema",
+        hint: "did you mean `input_schema`?",
+      },
+      { code: "manifest_unknown_field", message: 'unknown field "zzzzzzzz"', path: "/zzzzzzzz" },
+    ]);
+  });
+});
