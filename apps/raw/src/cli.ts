@@ -55,6 +55,11 @@ async function loadCommand(name: CommandName): Promise<CommandModule> {
   }
 }
 
+/** The usage of one command (`raw <command> --help`, `raw help <command>`). */
+function commandHelpText(name: CommandName): string {
+  return `usage: ${COMMAND_HELP[name].usage.replaceAll("\n", "\n       ")}\n`;
+}
+
 function helpText(): string {
   const lines = [
     "usage: raw <command> [options]   (--debug shows the stack of an unexpected error)",
@@ -177,11 +182,21 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
       io.stderr.write(helpText());
       return EXIT_USAGE;
     }
+    if (command === "help" && rest[0] !== undefined) {
+      const topic = rest[0];
+      if (!Object.hasOwn(COMMANDS, topic)) {
+        io.stderr.write(`raw: unknown command "${displayLine(topic)}"\n`);
+        io.stderr.write('raw: run "raw --help" for the list of commands\n');
+        return EXIT_USAGE;
+      }
+      io.stdout.write(commandHelpText(topic as CommandName));
+      return EXIT_OK;
+    }
     if (command === "--help" || command === "-h" || command === "help") {
       io.stdout.write(helpText());
       return EXIT_OK;
     }
-    if (command === "--version") {
+    if (command === "--version" || command === "-v") {
       const { cliVersion } = await import("./support/paths.js");
       io.stdout.write(`${cliVersion()}\n`);
       return EXIT_OK;
@@ -195,7 +210,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
     const restEnd = rest.indexOf("--");
     const options = restEnd === -1 ? rest : rest.slice(0, restEnd);
     if (options.includes("--help") || options.includes("-h")) {
-      io.stdout.write(`usage: ${COMMAND_HELP[name].usage.replaceAll("\n", "\n       ")}\n`);
+      io.stdout.write(commandHelpText(name));
       return EXIT_OK;
     }
     const module = await loadCommand(name);

@@ -44,6 +44,11 @@ const OtherSubscription = Type.Object(
  */
 export const HookManifestSchema = Type.Object(
   {
+    $schema: Type.Optional(
+      Type.String({
+        description: "Editor hint (amendment A9): the URL of this schema; accepted and ignored.",
+      }),
+    ),
     protocol_version: Type.Literal(HOOK_PROTOCOL_VERSION, { description: "The JSON number 2 (raw.hook/2)." }),
     name: Type.String({
       minLength: 1,

@@ -5,8 +5,16 @@ import {
   type Predicate,
   safeCompilePredicate,
 } from "@raw/predicate";
-import { ContractError, deepFreeze, type Issue, isPlainObject, pointer, utf8Bytes } from "@raw/schema";
-import { type HookEvent, isHookEvent, isToolEvent } from "./events.js";
+import {
+  ContractError,
+  deepFreeze,
+  type Issue,
+  isPlainObject,
+  nearestName,
+  pointer,
+  utf8Bytes,
+} from "@raw/schema";
+import { HOOK_EVENTS, type HookEvent, isHookEvent, isToolEvent } from "./events.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   HOOK_NAME_PATTERN,
@@ -82,6 +90,24 @@ function own(object: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
+/** Amendment A9: the top-level `$schema` of `hook.json`, when it is a string, is an editor hint and is ignored. */
+function isSchemaHint(object: Record<string, unknown>, key: string): boolean {
+  return key === "$schema" && typeof Object.getOwnPropertyDescriptor(object, key)?.value === "string";
+}
+
+/** The "did you mean" hint for an unknown field `key`, when a known field is near it. */
+function didYouMean(key: string, known: Iterable<string>): string | undefined {
+  const near = nearestName(key, known);
+  return near === undefined ? undefined : `did you mean \`${near}\`?`;
+}
+
+/** The hint of an invalid event name: the nearest event when there is one, and the valid list. */
+function eventHint(name: unknown): string {
+  const near = typeof name === "string" ? nearestName(name, HOOK_EVENTS) : undefined;
+  const list = `the events are ${HOOK_EVENTS.join(", ")}`;
+  return near === undefined ? `${list}.` : `did you mean \`${near}\`? ${list}.`;
+}
+
 function isBoundedString(value: unknown, maxBytes: number): value is string {
   return typeof value === "string" && value.length > 0 && utf8Bytes(value) <= maxBytes;
 }
@@ -102,21 +128,25 @@ function parseSubscription(
 ): HookSubscription | undefined {
   const at = `/events/${i}`;
   const label = `${id}.events[${i}]`;
-  const fail = (path: string, message: string): undefined => {
-    issues.push({ code: "hook_event_invalid", message, path });
+  const fail = (path: string, message: string, hint?: string): undefined => {
+    issues.push(
+      hint === undefined
+        ? { code: "hook_event_invalid", message, path }
+        : { code: "hook_event_invalid", message, path, hint },
+    );
     return undefined;
   };
   if (!isPlainObject(item)) return fail(at, `${label} must be an object`);
   let unknown = false;
   for (const key of Object.keys(item)) {
     if (!EVENT_FIELDS.has(key)) {
-      fail(`${at}${pointer(key)}`, `unknown ${label} field: ${key}`);
+      fail(`${at}${pointer(key)}`, `unknown ${label} field: ${key}`, didYouMean(key, EVENT_FIELDS));
       unknown = true;
     }
   }
   if (unknown) return undefined;
   const name = own(item, "name");
-  if (!isHookEvent(name)) return fail(`${at}/name`, `invalid hook event: ${label}`);
+  if (!isHookEvent(name)) return fail(`${at}/name`, `invalid hook event: ${label}`, eventHint(name));
   const match = own(item, "match");
   const when = own(item, "when");
   if ((match !== undefined || when !== undefined) && !isToolEvent(name)) {
@@ -163,11 +193,14 @@ export function parseHookManifest(
   }
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
-    if (!FIELDS.has(key)) {
+    // Amendment A9: a string `$schema` is an editor hint, accepted and ignored; any other value is unknown.
+    if (!FIELDS.has(key) && !isSchemaHint(value, key)) {
+      const hint = didYouMean(key, HOOK_MANIFEST_FIELDS);
       issues.push({
         code: "hook_manifest_unknown_field",
         message: `unknown hook ${id} field: ${key}`,
         path: pointer(key),
+        ...(hint === undefined ? {} : { hint }),
       });
     }
   }
@@ -241,6 +274,7 @@ export function parseHookManifest(
       code: "hook_invalid_timeout",
       message: `invalid hook timeout_ms: ${id}`,
       path: "/timeout_ms",
+      hint: `timeout_ms must be an integer from 1 to ${MAX_HOOK_TIMEOUT_MS} (milliseconds).`,
     });
   }
 

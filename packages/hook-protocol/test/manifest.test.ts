@@ -230,7 +230,8 @@ describe("parseHookManifest: invalid manifests (code, message, pointer)", () => 
   it.each(cases)("%s", (_title, value, expected) => {
     const result = parse(value);
     expect(result.ok).toBe(false);
-    expect(issuesOf(result)).toEqual(expected);
+    // The contract text (code, message, path); hints are guidance beside it, asserted below.
+    expect(issuesOf(result).map(({ hint: _hint, ...contract }) => contract)).toEqual(expected);
   });
 
   it("reports every issue in the specified order", () => {
@@ -395,5 +396,58 @@ describe("parseHookManifest: valid manifests", () => {
     ]);
     expect(() => parse(Object.create(null))).not.toThrow();
     expect(isContractError(parse(undefined))).toBe(false);
+  });
+});
+
+describe("amendment A9: $schema editor hint", () => {
+  it("accepts and ignores a string $schema", () => {
+    const result = parse({
+      $schema: "https://raw.tlelabs.com/schemas/raw.hook/2/hook.schema.json",
+      ...base(),
+    });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Object.hasOwn(result.manifest, "$schema")).toBe(false);
+  });
+
+  it("rejects a non-string $schema and any other unknown field", () => {
+    expect(issuesOf(parse(withField("$schema", 2)))).toEqual(
+      one("hook_manifest_unknown_field", `unknown hook ${ID} field: $schema`, "/$schema"),
+    );
+    expect(issuesOf(parse(withField("$id", "x")))).toEqual(
+      one("hook_manifest_unknown_field", `unknown hook ${ID} field: $id`, "/$id"),
+    );
+  });
+});
+
+describe("hints beside the contract text", () => {
+  const hintsOf = (value: unknown) => issuesOf(parse(value)).map((i) => [i.code, i.hint]);
+
+  it("suggests the nearest known field for an unknown field", () => {
+    expect(hintsOf(withField("timout_ms", 5))).toEqual([
+      ["hook_manifest_unknown_field", "did you mean `timeout_ms`?"],
+    ]);
+    expect(hintsOf(withField("comand", "x"))[0]).toEqual([
+      "hook_manifest_unknown_field",
+      "did you mean `command`?",
+    ]);
+    expect(hintsOf(withField("zzzzzzzz", 1))).toEqual([["hook_manifest_unknown_field", undefined]]);
+    expect(hintsOf(events({ name: "Stop", mtach: "x" }))).toEqual([
+      ["hook_event_invalid", "did you mean `match`?"],
+    ]);
+  });
+
+  it("lists the valid events for an invalid event name", () => {
+    const [issue] = issuesOf(parse(events({ name: "PreToolUsed" })));
+    expect(issue?.message).toBe(`invalid hook event: ${ID}.events[0]`);
+    expect(issue?.hint).toBe(
+      "did you mean `PreToolUse`? the events are SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd.",
+    );
+    expect(issuesOf(parse(events({ name: 1 })))[0]?.hint).toMatch(/^the events are SessionStart, /);
+  });
+
+  it("gives the allowed range of timeout_ms", () => {
+    expect(hintsOf(withField("timeout_ms", 0))).toEqual([
+      ["hook_invalid_timeout", "timeout_ms must be an integer from 1 to 600000 (milliseconds)."],
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import {
   ContractError,
   escapePointerToken,
   type Issue,
-  isPlainObject,
+  isObjectRecord,
   thrownMessage,
   utf8Bytes,
 } from "@raw/schema";
@@ -109,7 +109,7 @@ function checkRegex(regex: unknown, engine: RegexEngine): { pattern: CompiledReg
 }
 
 function compileChecked(input: unknown, engine: RegexEngine): PredicateCompileResult {
-  if (!isPlainObject(input)) return { ok: false, issues: [issue("when must be an object", "")] };
+  if (!isObjectRecord(input)) return { ok: false, issues: [issue("when must be an object", "")] };
   const issues: Issue[] = [];
   for (const key of Object.keys(input)) {
     if (!FIELDS.has(key)) issues.push(issue(`unknown when field: ${key}`, `/${escapePointerToken(key)}`));

@@ -277,7 +277,22 @@ describe("compiled predicate", () => {
 
   it("reads own fields only", () => {
     const inherited = Object.assign(Object.create({ source: "arguments" }), { any: "a", regex: "b" });
-    expect(safeCompilePredicate(inherited).ok).toBe(false);
+    const result = safeCompilePredicate(inherited);
+    expect(result.ok).toBe(false);
+    // Field-level issues, not "when must be an object": the object's prototype does not matter.
+    if (!result.ok) {
+      expect(result.issues.map((i) => [i.path, i.message])).toEqual([
+        ["/source", "when.source must be arguments or effects"],
+      ]);
+    }
+    const own = Object.assign(Object.create({ inherited: 1 }), base);
+    expect(safeCompilePredicate(own).ok).toBe(true);
+    class When {
+      source = "arguments";
+      any = "a";
+      regex = "b";
+    }
+    expect(safeCompilePredicate(new When()).ok).toBe(true);
   });
 
   it("compiles the regex once, with the engine passed in the options", () => {

@@ -18,7 +18,8 @@ export {
   stringifyForDisplay,
 } from "./display-text.js";
 export { ContractError, type Issue, isContractError, thrownMessage, type Validated } from "./issue.js";
-export { isPlainObject } from "./plain-object.js";
+export { nearestName } from "./nearest-name.js";
+export { isObjectRecord, isPlainObject } from "./plain-object.js";
 export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
 export { CONTRACT_SCHEMA_DIALECT, SCHEMA_ID_BASE, serializeJsonSchema } from "./serialize-schema.js";
 export { type JsonSnapshot, type SnapshotJsonOptions, snapshotJson } from "./snapshot-json.js";

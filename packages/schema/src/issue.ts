@@ -1,5 +1,9 @@
-/** One contract failure: a stable snake_case `code`, a readable `message`, and a JSON Pointer `path` where a location exists. */
-export type Issue = { code: string; message: string; path?: string };
+/**
+ * One contract failure: a stable snake_case `code`, a readable `message`, a JSON Pointer `path` where a location
+ * exists, and optionally a `hint`: one sentence a person or model can act on (the expected value, the allowed set,
+ * "did you mean ...?"). The hint is guidance beside the contract text; `code` and `message` never depend on it.
+ */
+export type Issue = { code: string; message: string; path?: string; hint?: string };
 
 const BRAND = Symbol.for("raw.contracts.ContractError");
 

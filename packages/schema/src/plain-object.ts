@@ -27,3 +27,13 @@ function isObjectPrototypeOfAnotherRealm(proto: object): boolean {
     return false;
   }
 }
+
+/**
+ * True for any object that is not an array, whatever its prototype (a class instance, `Object.create(proto)`, an
+ * object of another realm). Parsers that decide presence with own-property semantics (a manifest, a rule, a `when`
+ * predicate) accept such an object and read only its own properties; only null, arrays and primitives are "not an
+ * object" for them. No property or getter is read.
+ */
+export function isObjectRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

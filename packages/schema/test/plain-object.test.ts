@@ -1,6 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { compileObjectSchema, isPlainObject } from "../src/index.js";
+import { compileObjectSchema, isObjectRecord, isPlainObject } from "../src/index.js";
 
 // Jest runs each test file in a vm context whose `structuredClone` returns objects of the host realm: a host that
 // clones a tool schema there hands @raw/schema plain objects with another realm's Object.prototype.
@@ -38,5 +38,32 @@ describe("isPlainObject across realms", () => {
     const validator = compileObjectSchema(schema, { name: "arguments of greet" });
     expect(validator.validate({ name: "ada" })).toEqual([]);
     expect(validator.validate({ name: 1 })).toHaveLength(1);
+  });
+});
+
+describe("isObjectRecord (own-property parsers)", () => {
+  it("accepts any non-array object whatever its prototype, reading nothing", () => {
+    expect(isObjectRecord({})).toBe(true);
+    expect(isObjectRecord(Object.create({ inherited: 1 }))).toBe(true);
+    expect(isObjectRecord(new (class A {})())).toBe(true);
+    expect(isObjectRecord(runInNewContext("({ a: 1 })"))).toBe(true);
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("no read");
+        },
+        getPrototypeOf() {
+          throw new Error("no read");
+        },
+      },
+    );
+    expect(isObjectRecord(trap)).toBe(true);
+  });
+
+  it("refuses null, arrays and primitives", () => {
+    for (const value of [null, undefined, [], runInNewContext("[]"), "x", 1, true, () => 1]) {
+      expect(isObjectRecord(value)).toBe(false);
+    }
   });
 });

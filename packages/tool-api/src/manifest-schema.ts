@@ -17,6 +17,11 @@ const ObjectSchema = (description: string) =>
  */
 export const ToolManifestSchema = Type.Object(
   {
+    $schema: Type.Optional(
+      Type.String({
+        description: "Editor hint (amendment A9): the URL of this schema; accepted and ignored.",
+      }),
+    ),
     api_version: Type.Literal(2, {
       description: "The tool API version: the JSON number 2 (raw.tool-api/2).",
     }),

@@ -1,7 +1,8 @@
 import {
   escapePointerToken,
   type Issue,
-  isPlainObject,
+  isObjectRecord,
+  nearestName,
   safeCompileObjectSchema,
   utf8Bytes,
 } from "@raw/schema";
@@ -85,6 +86,27 @@ export function isValidConditionSources(value: unknown): value is ConditionSourc
   return value.length === 1 || value[0] !== value[1];
 }
 
+/** Amendment A9: the top-level `$schema` of a manifest, when it is a string, is an editor hint and is ignored. */
+function isSchemaHint(object: Record<string, unknown>, key: string): boolean {
+  return key === "$schema" && typeof Object.getOwnPropertyDescriptor(object, key)?.value === "string";
+}
+
+/** The own property `key` of `object`, or undefined: presence is own-property based (§2.1). */
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** `issue` with `hint` added when there is one. */
+function withHint(issue: Issue, hint: string | undefined): Issue {
+  return hint === undefined ? issue : { ...issue, hint };
+}
+
+/** The "did you mean" hint for an unknown field `key`, when a known field is near it. */
+export function didYouMean(key: string, known: Iterable<string>): string | undefined {
+  const near = nearestName(key, known);
+  return near === undefined ? undefined : `did you mean \`${near}\`?`;
+}
+
 function issue(code: string, message: string, path: string): Issue {
   return { code, message, path };
 }
@@ -98,15 +120,20 @@ export function parseToolManifest(
   value: unknown,
   options: ParseToolManifestOptions = {},
 ): ParseToolManifestResult {
-  if (!isPlainObject(value)) {
+  if (!isObjectRecord(value)) {
     return { ok: false, issues: [issue("manifest_not_object", "tool manifest must be a JSON object", "")] };
   }
   const issues: Issue[] = [];
   const warnings: Issue[] = [];
   for (const key of Object.keys(value)) {
-    if (!ALLOWED.has(key)) {
-      issues.push(issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`));
-    }
+    // Amendment A9: a string `$schema` is an editor hint, accepted and ignored; any other value is unknown.
+    if (ALLOWED.has(key) || isSchemaHint(value, key)) continue;
+    issues.push(
+      withHint(
+        issue("manifest_unknown_field", `unknown field "${key}"`, `/${escapePointerToken(key)}`),
+        didYouMean(key, TOOL_MANIFEST_FIELDS),
+      ),
+    );
   }
   const has = (field: string): boolean => Object.hasOwn(value, field);
   const expectedId = options.expectedId;
@@ -129,7 +156,7 @@ export function parseToolManifest(
       }
       continue;
     }
-    const v = value[field];
+    const v = own(value, field);
     switch (field) {
       case "api_version":
         if (v !== TOOL_API_VERSION) {
@@ -226,6 +253,7 @@ export function parseToolManifest(
 
   if (!passed(value, issues)) return { ok: false, issues };
   const manifest: ToolManifest = { ...value };
+  delete (manifest as { $schema?: unknown }).$schema;
   if (normalizedPanels !== undefined) manifest.panels = normalizedPanels;
   return { ok: true, manifest, warnings };
 }
@@ -239,7 +267,7 @@ function passed(
 }
 
 function includesEffects(value: Record<string, unknown>): boolean {
-  const sources = value.condition_sources;
+  const sources = own(value, "condition_sources");
   return Array.isArray(sources) && sources.includes("effects");
 }
 
@@ -250,5 +278,6 @@ function includesEffects(value: Record<string, unknown>): boolean {
 function labelId(value: Record<string, unknown>, idValid: boolean, expectedId: string | undefined): string {
   if (idValid) return value.id as string;
   if (expectedId !== undefined) return expectedId;
-  return typeof value.id === "string" ? value.id : "";
+  const id = own(value, "id");
+  return typeof id === "string" ? id : "";
 }

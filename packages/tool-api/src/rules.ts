@@ -1,6 +1,7 @@
 import { isValidGlob, type Predicate, type RegexEngine, safeCompilePredicate } from "@raw/predicate";
-import { ContractError, escapePointerToken, type Issue, isPlainObject } from "@raw/schema";
+import { ContractError, escapePointerToken, type Issue, isObjectRecord } from "@raw/schema";
 import { MAX_RULE_MATCH_BYTES } from "./limits.js";
+import { didYouMean } from "./manifest.js";
 
 /** What a policy rule decides (tool-api.md §9.1). */
 export type RuleEffect = "allow" | "ask" | "deny";
@@ -54,14 +55,16 @@ export function parseRules(value: unknown, options: ParseRulesOptions = {}): Par
       continue;
     }
     const at = `/${i}`;
-    if (!isPlainObject(rule)) {
+    if (!isObjectRecord(rule)) {
       issues.push(issue("rule must be an object", at));
       continue;
     }
     const before = issues.length;
     for (const key of Object.keys(rule)) {
-      if (!FIELDS.has(key))
-        issues.push(issue(`unknown rule field: ${key}`, `${at}/${escapePointerToken(key)}`));
+      if (FIELDS.has(key)) continue;
+      const unknown = issue(`unknown rule field: ${key}`, `${at}/${escapePointerToken(key)}`);
+      const hint = didYouMean(key, FIELDS);
+      issues.push(hint === undefined ? unknown : { ...unknown, hint });
     }
     const match = Object.hasOwn(rule, "match") ? rule.match : undefined;
     if (!isValidGlob(match)) {

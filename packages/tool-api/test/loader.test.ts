@@ -272,7 +272,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
   });
 
   it("reports manifest issues with the folder name as expected id", async () => {
-    const dir = tool("named", { manifest: manifest("other", { $schema: "x" }) });
+    const dir = tool("named", { manifest: manifest("other", { $schema: 1 }) });
     expect((await validate(dir, "local/named")).issues).toEqual([
       {
         code: "manifest_unknown_field",

@@ -212,12 +212,20 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
       path: "/panels/1/id",
     },
     {
-      rule: "unknown fields, including $schema",
-      valid: {},
-      invalid: { $schema: "https://example.com/tool.json" },
+      rule: "unknown fields, including a non-string $schema (A9)",
+      valid: { $schema: "https://example.com/tool.json" },
+      invalid: { $schema: 7 },
       code: "manifest_unknown_field",
       message: 'unknown field "$schema"',
       path: "/$schema",
+    },
+    {
+      rule: "unknown fields other than $schema (A9)",
+      valid: { $schema: "" },
+      invalid: { schema: "https://example.com/tool.json" },
+      code: "manifest_unknown_field",
+      message: 'unknown field "schema"',
+      path: "/schema",
     },
   ];
 
@@ -343,10 +351,26 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
   });
 
   it("uses own-property presence", () => {
+    // An object with another prototype is still an object: its own fields decide (an inherited entry is absent).
     const inherited = Object.assign(Object.create({ entry: "./index.mjs" }), withFields({}, ["entry"]));
     expect(issuesOf(inherited)).toEqual([
-      { code: "manifest_not_object", message: "tool manifest must be a JSON object", path: "" },
+      { code: "manifest_missing_field", message: 'missing required field "entry"', path: "/entry" },
     ]);
+    const complete = Object.assign(
+      Object.create({ inherited: 1, condition_sources: ["effects"] }),
+      withFields({}),
+    );
+    const parsed = parseToolManifest(complete);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(Object.hasOwn(parsed.manifest, "inherited")).toBe(false);
+    class Manifest {
+      constructor(fields: Record<string, unknown>) {
+        Object.assign(this, fields);
+      }
+    }
+    expect(parseToolManifest(new Manifest(withFields({}))).ok).toBe(true);
+    expect(issuesOf(new Manifest({}))).toHaveLength(7);
+    expect(issuesOf(new Manifest({})).every((i) => i.code === "manifest_missing_field")).toBe(true);
     const nullProto = Object.assign(Object.create(null), withFields({}, ["entry"]));
     expect(issuesOf(nullProto)).toEqual([
       { code: "manifest_missing_field", message: 'missing required field "entry"', path: "/entry" },
@@ -400,5 +424,51 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
     expect(result.manifest).toEqual(snapshot);
     expect(input).toEqual(snapshot);
     expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("amendment A9: $schema editor hint", () => {
+  const base = {
+    api_version: 2,
+    id: "touch",
+    version: "1.0.0",
+    name: "touch",
+    description: "Touches a file.",
+    input_schema: { type: "object" },
+    entry: "./index.mjs",
+  };
+
+  it("accepts and ignores a string $schema", () => {
+    const result = parseToolManifest({ $schema: "https://raw.tlelabs.com/schemas/x.json", ...base });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Object.hasOwn(result.manifest, "$schema")).toBe(false);
+  });
+
+  it("rejects a non-string $schema and other unknown fields", () => {
+    const result = parseToolManifest({ ...base, $schema: null, $id: "x" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual(["/$schema", "/$id"]);
+  });
+});
+
+describe("hints beside the contract text", () => {
+  it("suggests the nearest known field for an unknown manifest field", () => {
+    const result = parseToolManifest({ descripton: "x", inputSchema: {}, zzzzzzzz: 1 });
+    const unknown = result.ok ? [] : result.issues.filter((i) => i.code === "manifest_unknown_field");
+    expect(unknown).toEqual([
+      {
+        code: "manifest_unknown_field",
+        message: 'unknown field "descripton"',
+        path: "/descripton",
+        hint: "did you mean `description`?",
+      },
+      {
+        code: "manifest_unknown_field",
+        message: 'unknown field "inputSchema"',
+        path: "/inputSchema",
+        hint: "did you mean `input_schema`?",
+      },
+      { code: "manifest_unknown_field", message: 'unknown field "zzzzzzzz"', path: "/zzzzzzzz" },
+    ]);
   });
 });

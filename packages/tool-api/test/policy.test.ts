@@ -25,6 +25,41 @@ describe("parseRules (tool-api.md §9.1)", () => {
     });
   });
 
+  it("hints the nearest rule field for an unknown one", () => {
+    expect(parseRules([{ match: "*", efect: "allow" }])).toEqual({
+      ok: false,
+      issues: [
+        {
+          code: "rule_invalid",
+          message: "unknown rule field: efect",
+          path: "/0/efect",
+          hint: "did you mean `effect`?",
+        },
+        { code: "rule_invalid", message: "effect must be allow, ask or deny", path: "/0/effect" },
+      ],
+    });
+  });
+
+  it("reads a rule with another prototype by its own fields (tool-api.md §2.1 presence)", () => {
+    const inherited = Object.assign(Object.create({ effect: "allow" }), { match: "*" });
+    expect(parseRules([inherited])).toEqual({
+      ok: false,
+      issues: [{ code: "rule_invalid", message: "effect must be allow, ask or deny", path: "/0/effect" }],
+    });
+    class Rule {
+      match = "*";
+      effect = "deny";
+    }
+    const parsed = parseRules([
+      new Rule(),
+      Object.assign(Object.create({ note: 1 }), { match: "a", effect: "ask" }),
+    ]);
+    expect(parsed.ok && parsed.rules.map((r) => [r.match, r.effect])).toEqual([
+      ["*", "deny"],
+      ["a", "ask"],
+    ]);
+  });
+
   const cases: Array<[string, unknown, Array<{ code: string; message: string; path: string }>]> = [
     ["not an object", [1], [{ code: "rule_invalid", message: "rule must be an object", path: "/0" }]],
     ["an array rule", [[]], [{ code: "rule_invalid", message: "rule must be an object", path: "/0" }]],

@@ -41,7 +41,9 @@ describe("ToolManifestSchema (editor convenience)", () => {
     expect(bad({ condition_sources: ["arguments", "arguments"] }).length).toBeGreaterThan(0);
     expect(bad({ condition_sources: ["effects"] }).length).toBeGreaterThan(0);
     expect(bad({ condition_sources: ["effects"], effects_schema: { type: "object" } })).toEqual([]);
-    expect(bad({ $schema: "x" }).length).toBeGreaterThan(0);
+    expect(bad({ $schema: "x" })).toEqual([]);
+    expect(bad({ $schema: 1 }).length).toBeGreaterThan(0);
+    expect(bad({ schema: "x" }).length).toBeGreaterThan(0);
   });
 });
 

@@ -15,6 +15,8 @@ export interface LocatedIssue {
   line: number;
   /** 1-based column (UTF-16 code units), 1 when unknown. */
   column: number;
+  /** Guidance beside the contract text (one sentence), when the validating package gave one. */
+  hint?: string;
 }
 
 /** The validation report of one file. */
@@ -34,16 +36,23 @@ export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"
 
 /** A located issue from an issue and the position of its pointer. */
 export function locate(
-  issue: { code: string; message: string; path?: string | undefined },
+  issue: { code: string; message: string; path?: string | undefined; hint?: string | undefined },
   position: SourcePosition | undefined,
 ): LocatedIssue {
-  return {
+  const located: LocatedIssue = {
     code: issue.code,
     message: issue.message,
     pointer: issue.path ?? null,
     line: position?.line ?? 1,
     column: position?.column ?? 1,
   };
+  if (typeof issue.hint === "string" && issue.hint !== "") located.hint = issue.hint;
+  return located;
+}
+
+/** The text format's second line of an issue with a hint: `    hint: ...` (escaped, one screen line). */
+function hintLines(issue: LocatedIssue): string[] {
+  return issue.hint === undefined ? [] : [`    hint: ${displayLine(issue.hint)}`];
 }
 
 function plural(n: number, word: string): string {
@@ -58,6 +67,7 @@ export function summaryLine(reports: readonly FileReport[]): string {
 
 /**
  * Text: per file a header (`<file>  ok` or `<file>  N errors`), then one `file:line:col  code  message` line per issue
+ * (and an indented `    hint: ...` line under an issue with a hint)
  * (warnings as `file:line:col  code  warning: message`), a blank line between files with issues, and the summary.
  * File names, codes and messages are escaped (amendment A1): one issue is always one screen line.
  */
@@ -75,11 +85,13 @@ export function formatText(reports: readonly FileReport[]): string {
     for (const issue of report.issues) {
       out.push(
         `${report.file}:${issue.line}:${issue.column}  ${displayLine(issue.code)}  ${displayLine(issue.message)}`,
+        ...hintLines(issue),
       );
     }
     for (const warning of report.warnings) {
       out.push(
         `${report.file}:${warning.line}:${warning.column}  ${displayLine(warning.code)}  warning: ${displayLine(warning.message)}`,
+        ...hintLines(warning),
       );
     }
     if (report.issues.length + report.warnings.length > 0) out.push("");
@@ -91,7 +103,7 @@ export function formatText(reports: readonly FileReport[]): string {
 
 /**
  * JSON: `{ ok, summary: { passed, failed }, files: [{ file, kind, ok, issues: [...], warnings: [...] }] }` where each
- * issue is `{ code, message, pointer, line, column }`; two-space indentation and a final newline. Always one
+ * issue is `{ code, message, pointer, line, column }` plus `hint` when there is one; two-space indentation and a final newline. Always one
  * well-formed document; controls, bidi and zero-width code points inside strings are `\uXXXX` escapes.
  */
 export function formatJson(reports: readonly FileReport[]): string {
@@ -131,6 +143,11 @@ export function escapeProperty(text: string): string {
   return encodeData(escapeDisplayText(text)).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
+/** The hint appended to an annotation message: a new line `hint: ...`, escaped as one line. */
+function annotationHint(issue: LocatedIssue): string {
+  return issue.hint === undefined ? "" : `%0Ahint: ${encodeData(escapeDisplayText(issue.hint))}`;
+}
+
 /**
  * GitHub Actions workflow annotations: `::error file=<file>,line=<l>,col=<c>,title=<code>::<message>` per issue
  * (`::warning ...` per warning), then the summary line.
@@ -139,7 +156,7 @@ export function formatGithub(reports: readonly FileReport[]): string {
   const out: string[] = [];
   const annotate = (level: string, file: string, issue: LocatedIssue) =>
     out.push(
-      `::${level} file=${escapeProperty(file)},line=${issue.line},col=${issue.column},title=${escapeProperty(issue.code)}::${escapeData(issue.message)}`,
+      `::${level} file=${escapeProperty(file)},line=${issue.line},col=${issue.column},title=${escapeProperty(issue.code)}::${escapeData(issue.message)}${annotationHint(issue)}`,
     );
   for (const report of reports) {
     for (const issue of report.issues) annotate("error", report.file, issue);

@@ -4,6 +4,12 @@ export const SCAFFOLD_TOOL_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 /** The hook names `raw init hook` accepts (hooks.md §3.1 `name`, at most 64 bytes). */
 export const SCAFFOLD_HOOK_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
+/** The published `tool.json` schema (its `$id`), written as the editor hint `$schema` (amendment A9). */
+export const TOOL_MANIFEST_SCHEMA_URL = "https://raw.tlelabs.com/schemas/raw.tool-api/2/tool.schema.json";
+
+/** The published `hook.json` schema (its `$id`), written as the editor hint `$schema` (amendment A9). */
+export const HOOK_MANIFEST_SCHEMA_URL = "https://raw.tlelabs.com/schemas/raw.hook/2/hook.schema.json";
+
 /** The files of a scaffolded folder: relative name → content. */
 export type Scaffold = ReadonlyArray<readonly [string, string]>;
 
@@ -14,6 +20,7 @@ function json(value: unknown): string {
 /** A `raw.tool-api/2` tool folder: arguments, `validateArgs`, intended effects, a handler, and a `node:test` test. */
 export function toolScaffold(id: string): Scaffold {
   const manifest = {
+    $schema: TOOL_MANIFEST_SCHEMA_URL,
     api_version: 2,
     id,
     version: "0.1.0",
@@ -168,6 +175,7 @@ test("handler appends the line", async () => {
 /** A `raw.hook/2` hook folder: a `PreToolUse` gate on `builtin/bash` removals, and a `node:test` test. */
 export function hookScaffold(name: string): Scaffold {
   const manifest = {
+    $schema: HOOK_MANIFEST_SCHEMA_URL,
     protocol_version: 2,
     name,
     events: [

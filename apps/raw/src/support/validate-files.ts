@@ -2,12 +2,12 @@ import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
-import { displayPath, readJsonFile, readTextFile } from "./files.js";
+import { BOM_HINT, displayPath, readJsonFile, readTextFile, startsWithBom } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 import { bundledToolsRoot } from "./paths.js";
 import { type FileKind, type FileReport, type LocatedIssue, locate } from "./report.js";
 
-type AnyIssue = { code: string; message: string; path?: string | undefined };
+type AnyIssue = { code: string; message: string; path?: string | undefined; hint?: string | undefined };
 
 /** Loader issues without a pointer that concern a manifest field: where their line and column point. */
 const TOOL_ANCHORS: Readonly<Record<string, string>> = {
@@ -31,6 +31,7 @@ function messagePointer(message: string): string | undefined {
 /** Places issues in a JSON source: by their pointer (or an anchor), JSON syntax codes at the syntax error. */
 class Placer {
   private readonly source: JsonSource | undefined;
+  private readonly bom: boolean;
 
   constructor(
     text: string | undefined,
@@ -38,12 +39,19 @@ class Placer {
     private readonly anchors: Readonly<Record<string, string>> = {},
   ) {
     this.source = text === undefined ? undefined : parseJsonSource(text);
+    this.bom = text !== undefined && startsWithBom(text);
   }
 
   place(issue: AnyIssue): LocatedIssue {
     const source = this.source;
     if (source === undefined) return locate(issue, undefined);
-    if (!source.ok) return locate(issue, this.syntaxCodes.has(issue.code) ? source.position : undefined);
+    if (!source.ok) {
+      if (!this.syntaxCodes.has(issue.code)) return locate(issue, undefined);
+      return locate(
+        this.bom && issue.hint === undefined ? { ...issue, hint: BOM_HINT } : issue,
+        source.position,
+      );
+    }
     const at = issue.path ?? this.anchors[issue.code] ?? messagePointer(issue.message);
     return locate(issue, at === undefined ? undefined : source.positionOf(at));
   }
@@ -58,8 +66,15 @@ function report(
   return { file, kind, ok: issues.length === 0, issues, warnings };
 }
 
-function single(file: string, kind: FileKind, code: string, message: string, position?: SourcePosition) {
-  return report(file, kind, [locate({ code, message }, position)]);
+function single(
+  file: string,
+  kind: FileKind,
+  code: string,
+  message: string,
+  position?: SourcePosition,
+  hint?: string,
+) {
+  return report(file, kind, [locate({ code, message, hint }, position)]);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -249,7 +264,14 @@ export async function validateJsonFile(path: string, cwd: string, forced?: FileK
   const file = displayPath(path, cwd);
   const read = await readJsonFile(path, file);
   if (!read.ok)
-    return single(file, forced ?? kindFromName(path) ?? "unknown", read.code, read.detail, read.position);
+    return single(
+      file,
+      forced ?? kindFromName(path) ?? "unknown",
+      read.code,
+      read.detail,
+      read.position,
+      read.hint,
+    );
   const kind = forced ?? kindOf(path, read.value);
   const { issues, warnings } = await validateDocument(kind, read.value);
   const place = (issue: AnyIssue) =>

@@ -85,6 +85,9 @@ describe("raw init", () => {
     const validate = raw(["validate", "tools/touch"], { cwd });
     expect(validate.stdout).toBe("tools/touch/tool.json  ok\n\n1 passed, 0 failed\n");
     expect(validate.status).toBe(0);
+    // Amendment A9: the editor hint names the published schema (the committed schema's $id).
+    const toolJson = JSON.parse(readFileSync(join(cwd, "tools/touch/tool.json"), "utf8"));
+    expect(toolJson.$schema).toBe(JSON.parse(committed("packages/tool-api/schemas/tool.schema.json")).$id);
     const test = spawnSync(process.execPath, ["--test", "tools/touch/test.mjs"], { cwd, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/# pass 3\n/);
@@ -101,6 +104,10 @@ describe("raw init", () => {
     const init = raw(["init", "hook", "hooks/no-rm"], { cwd });
     expect(init.status).toBe(0);
     expect(raw(["validate", "hooks/no-rm/"], { cwd }).status).toBe(0);
+    const hookJson = JSON.parse(readFileSync(join(cwd, "hooks/no-rm/hook.json"), "utf8"));
+    expect(hookJson.$schema).toBe(
+      JSON.parse(committed("packages/hook-protocol/schemas/hook.schema.json")).$id,
+    );
     const test = spawnSync(process.execPath, ["--test", "hooks/no-rm/test.mjs"], { cwd, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/# pass 2\n/);

@@ -77,6 +77,22 @@ describe("usage errors exit 2", () => {
       `${(JSON.parse(readFileSync(join(appRoot, "package.json"), "utf8")) as { version: string }).version}\n`,
     );
   });
+
+  it("-v prints the version; raw help <command> prints that command's usage (exit 0)", () => {
+    const version = raw(["-v"]);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toBe(raw(["--version"]).stdout);
+    const help = raw(["help", "validate"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toBe(raw(["validate", "--help"]).stdout);
+    expect(help.stdout).toMatch(/^usage: raw validate /);
+    const unknown = raw(["help", "nosuch"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe(
+      'raw: unknown command "nosuch"\nraw: run "raw --help" for the list of commands\n',
+    );
+    expect(raw(["help"]).stdout).toBe(raw(["--help"]).stdout);
+  });
 });
 
 describe("bad input exits 1 with a coded message", () => {
