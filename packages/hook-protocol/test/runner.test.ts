@@ -213,7 +213,13 @@ sleep 30
     const dir = await tempFolder({ "slow.sh": "#!/bin/sh\necho $$ > child.pid\nsleep 30\n" });
     const controller = new AbortController();
     const running = runHook(hookOf(join(dir, "slow.sh"), []), prePayload(dir), { signal: controller.signal });
-    while (!existsSync(join(dir, "child.pid"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The shell creates child.pid before it writes the pid: wait for a whole line.
+    let pid = 0;
+    while (pid <= 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (existsSync(join(dir, "child.pid")))
+        pid = Number.parseInt(await readFile(join(dir, "child.pid"), "utf8"), 10) || 0;
+    }
     controller.abort();
     const result = await running;
     expect(result).toMatchObject({
@@ -221,7 +227,7 @@ sleep 30
       code: "aborted",
       reason: "hook agent/test failed: aborted",
     });
-    expect(await waitGone(Number(await readFile(join(dir, "child.pid"), "utf8")))).toBe(true);
+    expect(await waitGone(pid)).toBe(true);
   });
 
   it("spawns nothing when the signal is already aborted", async () => {
