@@ -126,8 +126,9 @@ describe("readProcessStat and sessionProcesses on real processes", () => {
   });
 
   it("never signals the host's own session, its own pid or ids that cannot be a child's session", async () => {
+    // In a container the session leader can sit outside the pid namespace: /proc then reports session 0.
     const own = readProcessStat(process.pid)?.session as number;
-    expect(own).toBeGreaterThan(0);
+    expect(own).toBeGreaterThanOrEqual(0);
     expect(signalSession(own, "SIGCONT")).toBe(0);
     expect(await sweepSession(own)).toEqual({ killed: 0, survivors: [] });
     expect(await sweepSession(process.pid)).toEqual({ killed: 0, survivors: [] });
@@ -136,6 +137,24 @@ describe("readProcessStat and sessionProcesses on real processes", () => {
       expect(sessionProcesses(id)).toEqual([]);
     }
     expect(isGone(process.pid)).toBe(false);
+  });
+
+  it("a host that leads its own session (session id > 1) never signals or sweeps it", async () => {
+    // A detached child leads a new session whatever the container does, so the own-session refusal is exercised
+    // with a real, positive session id; the child runs the built package and reports what it saw.
+    const script = `
+      import { readProcessStat, signalSession, sweepSession } from ${JSON.stringify(join(import.meta.dirname, "../dist/index.js"))};
+      const own = readProcessStat(process.pid)?.session;
+      const signalled = signalSession(own, "SIGTERM");
+      const swept = await sweepSession(own);
+      console.log(JSON.stringify({ own, pid: process.pid, signalled, swept }));
+    `;
+    const child = leader(process.execPath, ["--input-type=module", "-e", script]);
+    const report = JSON.parse(await firstLine(child)) as Record<string, unknown>;
+    expect(report.own).toBe(report.pid);
+    expect(report.own as number).toBeGreaterThan(1);
+    expect(report.signalled).toBe(0);
+    expect(report.swept).toEqual({ killed: 0, survivors: [] });
   });
 
   it("signalSession sends a signal once to every process of the session", async () => {
