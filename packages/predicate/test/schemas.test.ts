@@ -1,21 +1,49 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { serializeJsonSchema, validateWith } from "@raw/schema";
-import { describe, expect, it } from "vitest";
-import { PredicateSchema, safeCompilePredicate } from "../src/index.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  type PredicateJson,
+  PredicateSchema,
+  type PredicateSource,
+  safeCompilePredicate,
+} from "../src/index.js";
+import { type PredicateJsonSource, PredicateSchemaSource } from "./schema-source.js";
 
 const files = [
   [
     "predicate.schema.json",
+    PredicateSchemaSource,
     PredicateSchema,
     "https://raw.tlelabs.com/schemas/raw.tool-api/2/predicate.schema.json",
   ],
 ] as const;
 
-it.each(files)("schemas/%s matches its TypeBox source", (file, schema, id) => {
-  const url = new URL(`../schemas/${file}`, import.meta.url);
-  const text = serializeJsonSchema(schema, id);
-  if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
-  expect(readFileSync(url, "utf8")).toBe(text);
+describe("the committed JSON Schema, generated at build time from its TypeBox source", () => {
+  it.each(files)("schemas/%s matches its TypeBox source", (file, source, _shipped, id) => {
+    const url = new URL(`../schemas/${file}`, import.meta.url);
+    const text = serializeJsonSchema(source, id);
+    if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
+    expect(readFileSync(url, "utf8")).toBe(text);
+  });
+
+  it.each(files)(
+    "the exported schema of %s is its TypeBox source, key for key and in order",
+    (_f, source, shipped) => {
+      expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
+      expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
+      expect(Object.keys(shipped)).not.toContain("$id");
+      expect(Object.keys(shipped)).not.toContain("$schema");
+    },
+  );
+
+  it("the plain types are the ones TypeBox derives from the source", () => {
+    expectTypeOf<PredicateJson>().toEqualTypeOf<PredicateJsonSource>();
+    expectTypeOf<PredicateSource>().toEqualTypeOf<PredicateJsonSource["source"]>();
+    expect(PredicateSchema.properties.source.enum).toEqual([
+      "arguments",
+      "effects",
+    ] satisfies PredicateSource[]);
+  });
 });
 
 describe("PredicateSchema agrees with compilePredicate on shape", () => {
