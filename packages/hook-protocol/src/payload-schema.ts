@@ -1,169 +1,98 @@
-import Type, { type Static } from "typebox";
-import { HOOK_PROTOCOL_VERSION } from "./limits.js";
+import committed from "../schemas/payload.schema.json" with { type: "json" };
+import { HOOK_EVENTS, type HookEvent } from "./events.js";
 
-const JsonObject = Type.Unsafe<Record<string, unknown>>({ type: "object" });
+const { $schema: _dialect, $id: _id, ...union } = committed;
 
-function envelope<E extends string>(event: E) {
-  return {
-    protocol_version: Type.Literal(HOOK_PROTOCOL_VERSION, { description: "Always the number 2." }),
-    event: Type.Literal(event),
-    cwd: Type.String({
-      description: "The session working directory; also the hook process's working directory.",
-    }),
-    agent_id: Type.Optional(Type.String({ description: "The agent name, when the host has one." })),
-    session_id: Type.Optional(Type.String({ description: "The session ID, when the session is persisted." })),
-  };
-}
+/** The JSON Schema of one event's request: one member of the union's `anyOf`. */
+type EventPayloadSchema = (typeof union)["anyOf"][number];
 
-const turnId = {
-  turn_id: Type.Optional(
-    Type.String({ description: "The run's operation ID (a panel action's operation ID)." }),
-  ),
-};
-
-/** The tool result object carried by `PostToolUse` and `PostToolUseFailure` (before output capping). */
-export const HookToolResultSchema = Type.Object(
-  {
-    isError: Type.Boolean(),
-    content: Type.Array(JsonObject),
-    code: Type.Optional(Type.String()),
-    truncated: Type.Optional(Type.Boolean()),
-  },
-  { description: "The tool result, panel blocks removed, before output capping. Other fields may appear." },
-);
-
-function toolSchema<R extends boolean>(withResult: R) {
-  const base = {
-    identity: Type.String({ description: "The canonical identity, for example builtin/bash." }),
-    name: Type.String({ description: "The model-facing name." }),
-    source: Type.Union([Type.Literal("model"), Type.Literal("user_action")], {
-      description: 'A reader treats a missing value as "model".',
-    }),
-    tool_call_id: Type.Optional(Type.String()),
-    arguments: JsonObject,
-    effects: Type.Optional(JsonObject),
-  };
-  return withResult
-    ? Type.Object({ ...base, result: HookToolResultSchema }, { additionalProperties: false })
-    : Type.Object(base, { additionalProperties: false });
-}
-
-const ContentBlock = JsonObject;
-
-/** Request of `SessionStart`. */
-const SessionStartPayloadSchema = Type.Object(
-  {
-    ...envelope("SessionStart"),
-    source: Type.Union([Type.Literal("create"), Type.Literal("resume")]),
-  },
-  { additionalProperties: false, title: "raw.hook/2 SessionStart request" },
-);
-
-/** Request of `UserPromptSubmit`. */
-const UserPromptSubmitPayloadSchema = Type.Object(
-  {
-    ...envelope("UserPromptSubmit"),
-    ...turnId,
-    input: Type.Union([Type.String(), Type.Array(ContentBlock)], {
-      description: "The user input exactly as submitted.",
-    }),
-  },
-  { additionalProperties: false, title: "raw.hook/2 UserPromptSubmit request" },
-);
-
-/** Request of `PreToolUse`. */
-const PreToolUsePayloadSchema = Type.Object(
-  { ...envelope("PreToolUse"), ...turnId, tool: toolSchema(false) },
-  { additionalProperties: false, title: "raw.hook/2 PreToolUse request" },
-);
-
-/** Request of `PostToolUse`. */
-const PostToolUsePayloadSchema = Type.Object(
-  { ...envelope("PostToolUse"), ...turnId, tool: toolSchema(true) },
-  { additionalProperties: false, title: "raw.hook/2 PostToolUse request" },
-);
-
-/** Request of `PostToolUseFailure`. */
-const PostToolUseFailurePayloadSchema = Type.Object(
-  { ...envelope("PostToolUseFailure"), ...turnId, tool: toolSchema(true) },
-  { additionalProperties: false, title: "raw.hook/2 PostToolUseFailure request" },
-);
-
-/** The `run` object of `Stop`. */
-export const HookRunStatusSchema = Type.Object(
-  {
-    status: Type.Union([
-      Type.Literal("completed"),
-      Type.Literal("max_steps"),
-      Type.Literal("cancelled"),
-      Type.Literal("error"),
-    ]),
-    steps: Type.Integer({ minimum: 0 }),
-    text: Type.Optional(Type.String()),
-    code: Type.Optional(Type.String()),
-    message: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
-);
-
-/** Request of `Stop`. */
-const StopPayloadSchema = Type.Object(
-  { ...envelope("Stop"), ...turnId, run: HookRunStatusSchema },
-  { additionalProperties: false, title: "raw.hook/2 Stop request" },
-);
-
-/** Request of `SessionEnd`. */
-const SessionEndPayloadSchema = Type.Object(envelope("SessionEnd"), {
-  additionalProperties: false,
-  title: "raw.hook/2 SessionEnd request",
-});
-
-const perEvent = {
-  SessionStart: SessionStartPayloadSchema,
-  UserPromptSubmit: UserPromptSubmitPayloadSchema,
-  PreToolUse: PreToolUsePayloadSchema,
-  PostToolUse: PostToolUsePayloadSchema,
-  PostToolUseFailure: PostToolUseFailurePayloadSchema,
-  Stop: StopPayloadSchema,
-  SessionEnd: SessionEndPayloadSchema,
-} as const;
-
-const union = Type.Union(
-  [
-    SessionStartPayloadSchema,
-    UserPromptSubmitPayloadSchema,
-    PreToolUsePayloadSchema,
-    PostToolUsePayloadSchema,
-    PostToolUseFailurePayloadSchema,
-    StopPayloadSchema,
-    SessionEndPayloadSchema,
-  ],
-  { title: "raw.hook/2 request", description: "The one-line JSON request written to a hook's stdin." },
-);
-for (const [event, schema] of Object.entries(perEvent)) {
+for (const event of HOOK_EVENTS) {
+  const schema = union.anyOf.find((member) => member.properties.event.const === event);
+  if (schema === undefined) throw new Error(`schemas/payload.schema.json has no ${event} request`);
   Object.defineProperty(union, event, { value: schema, enumerable: false });
 }
 
 /**
- * The stdin request of every event (hooks.md §7): a union discriminated by `event`. The schema of one event is
- * `HookPayloadSchema[event]` (for example `HookPayloadSchema.PreToolUse`); those per-event properties are
- * non-enumerable, so they never appear in the serialized JSON Schema or reach a validator.
+ * The stdin request of every event (hooks.md §7) as a plain JSON Schema (2020-12) object: a union discriminated by
+ * `event`, the committed `schemas/payload.schema.json` without `$schema` and `$id`, generated at build time from its
+ * TypeBox source (`test/schema-source.ts`; a test fails on drift). The schema of one event is
+ * `HookPayloadSchema[event]` (for example `HookPayloadSchema.PreToolUse`, the union member of that event); those
+ * per-event properties are non-enumerable, so they never appear in the serialized JSON Schema or reach a validator.
  */
-export const HookPayloadSchema = union as typeof union & {
-  readonly [E in keyof typeof perEvent]: (typeof perEvent)[E];
+export const HookPayloadSchema = union as typeof union & { readonly [E in HookEvent]: EventPayloadSchema };
+
+/** The fields every request carries (hooks.md §7.1). */
+type Envelope<E extends HookEvent> = {
+  /** Always the number 2. */
+  protocol_version: 2;
+  event: E;
+  /** The session working directory; also the hook process's working directory. */
+  cwd: string;
+  /** The agent name, when the host has one. */
+  agent_id?: string;
+  /** The session ID, when the session is persisted. */
+  session_id?: string;
 };
 
-/** The stdin request of any event. */
-export type HookPayload = Static<typeof union>;
+/** The `turn_id` of the requests inside a run. */
+type TurnId = {
+  /** The run's operation ID (a panel action's operation ID). */
+  turn_id?: string;
+};
 
-/** The stdin request of `event`. */
-export type HookPayloadOf<E extends keyof typeof perEvent> = Static<(typeof perEvent)[E]>;
+/** The tool result object carried by `PostToolUse` and `PostToolUseFailure` (before output capping). */
+export type HookToolResult = {
+  isError: boolean;
+  content: Record<string, unknown>[];
+  code?: string;
+  truncated?: boolean;
+};
 
-/** The `tool` object of a tool event's request (hooks.md §7.2). */
-export type HookToolPayload = HookPayloadOf<"PostToolUse">["tool"] | HookPayloadOf<"PreToolUse">["tool"];
+/** The `tool` object of `PreToolUse` (hooks.md §7.2). */
+type PreToolPayload = {
+  /** The canonical identity, for example builtin/bash. */
+  identity: string;
+  /** The model-facing name. */
+  name: string;
+  /** A reader treats a missing value as "model". */
+  source: "model" | "user_action";
+  tool_call_id?: string;
+  arguments: Record<string, unknown>;
+  effects?: Record<string, unknown>;
+};
 
-/** The tool result object of a post-tool request. */
-export type HookToolResult = Static<typeof HookToolResultSchema>;
+/** The `tool` object of `PostToolUse` and `PostToolUseFailure`: the pre-tool fields and the result. */
+type PostToolPayload = PreToolPayload & { result: HookToolResult };
 
 /** The `run` object of a `Stop` request. */
-export type HookRunStatus = Static<typeof HookRunStatusSchema>;
+export type HookRunStatus = {
+  status: "completed" | "max_steps" | "cancelled" | "error";
+  steps: number;
+  text?: string;
+  code?: string;
+  message?: string;
+};
+
+/** The request of each event, by event name. */
+type PayloadByEvent = {
+  SessionStart: Envelope<"SessionStart"> & { source: "create" | "resume" };
+  UserPromptSubmit: Envelope<"UserPromptSubmit"> &
+    TurnId & {
+      /** The user input exactly as submitted. */
+      input: string | Record<string, unknown>[];
+    };
+  PreToolUse: Envelope<"PreToolUse"> & TurnId & { tool: PreToolPayload };
+  PostToolUse: Envelope<"PostToolUse"> & TurnId & { tool: PostToolPayload };
+  PostToolUseFailure: Envelope<"PostToolUseFailure"> & TurnId & { tool: PostToolPayload };
+  Stop: Envelope<"Stop"> & TurnId & { run: HookRunStatus };
+  SessionEnd: Envelope<"SessionEnd">;
+};
+
+/** The stdin request of `event`. */
+export type HookPayloadOf<E extends HookEvent> = PayloadByEvent[E];
+
+/** The stdin request of any event. */
+export type HookPayload = PayloadByEvent[HookEvent];
+
+/** The `tool` object of a tool event's request (hooks.md §7.2). */
+export type HookToolPayload = PostToolPayload | PreToolPayload;

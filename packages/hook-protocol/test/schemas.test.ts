@@ -1,32 +1,107 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { compileContractSchema, serializeJsonSchema, validateWith } from "@raw/schema";
-import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS, HookManifestSchema, HookPayloadSchema, HookResponseSchema } from "../src/index.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  HOOK_EVENTS,
+  type HookEvent,
+  HookManifestSchema,
+  type HookPayload,
+  type HookPayloadOf,
+  HookPayloadSchema,
+  type HookResponseJson,
+  HookResponseSchema,
+  type HookRunStatus,
+  type HookToolPayload,
+  type HookToolResult,
+} from "../src/index.js";
+import {
+  HookManifestSchemaSource,
+  type HookPayloadOfSource,
+  HookPayloadSchemaSource,
+  type HookPayloadSource,
+  type HookResponseJsonSource,
+  HookResponseSchemaSource,
+  type HookRunStatusSource,
+  type HookToolPayloadSource,
+  type HookToolResultSource,
+} from "./schema-source.js";
+
+/** A type with every intersection of object types flattened into one object type, recursively. */
+type Flat<T> = T extends object ? { [K in keyof T]: Flat<T[K]> } : T;
 
 const BASE = "https://raw.tlelabs.com/schemas/raw.hook/2";
 const kebab = (event: string) => event.replace(/[a-z](?=[A-Z])/g, "$&-").toLowerCase();
 
-const files: Array<[string, object]> = [
-  ["hook.schema.json", HookManifestSchema],
-  ["payload.schema.json", HookPayloadSchema],
-  ...HOOK_EVENTS.map((event): [string, object] => [
+/** Each committed file: its TypeBox source (build time) and the plain object the package exports (run time). */
+const files: Array<[string, object, object]> = [
+  ["hook.schema.json", HookManifestSchemaSource, HookManifestSchema],
+  ["payload.schema.json", HookPayloadSchemaSource, HookPayloadSchema],
+  ...HOOK_EVENTS.map((event): [string, object, object] => [
     `payload-${kebab(event)}.schema.json`,
+    HookPayloadSchemaSource[event],
     HookPayloadSchema[event],
   ]),
-  ["response.schema.json", HookResponseSchema],
+  ["response.schema.json", HookResponseSchemaSource, HookResponseSchema],
 ];
 
-describe("committed JSON Schemas", () => {
-  it.each(files)("schemas/%s matches its TypeBox source", (file, schema) => {
+describe("committed JSON Schemas, generated at build time from their TypeBox sources", () => {
+  it.each(files)("schemas/%s matches its TypeBox source", (file, source) => {
     const url = new URL(`../schemas/${file}`, import.meta.url);
-    const text = serializeJsonSchema(schema, `${BASE}/${file}`);
+    const text = serializeJsonSchema(source, `${BASE}/${file}`);
     if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
     expect(readFileSync(url, "utf8")).toBe(text);
   });
 
+  it.each(files)(
+    "the exported schema of %s is its TypeBox source, key for key and in order",
+    (_f, source, shipped) => {
+      expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
+      expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
+      expect(Object.keys(shipped)).not.toContain("$id");
+      expect(Object.keys(shipped)).not.toContain("$schema");
+    },
+  );
+
   it.each(files)("schemas/%s compiles with Ajv strict", (file) => {
     const json = JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), "utf8"));
     expect(() => compileContractSchema({ ...json, $id: undefined, $schema: undefined })).not.toThrow();
+  });
+
+  it("HookPayloadSchema[event] is the union member of that event, and not enumerable", () => {
+    expect(Object.keys(HookPayloadSchema)).toEqual(["anyOf", "title", "description"]);
+    HOOK_EVENTS.forEach((event, index) => {
+      expect(HookPayloadSchema[event]).toBe(HookPayloadSchema.anyOf[index]);
+      expect(HookPayloadSchema[event].properties.event.const).toBe(event);
+    });
+  });
+
+  it("the plain types are the ones TypeBox derives from the sources", () => {
+    expectTypeOf<Flat<HookResponseJson>>().toEqualTypeOf<Flat<HookResponseJsonSource>>();
+    expectTypeOf<Flat<HookToolResult>>().toEqualTypeOf<Flat<HookToolResultSource>>();
+    expectTypeOf<Flat<HookRunStatus>>().toEqualTypeOf<Flat<HookRunStatusSource>>();
+    expectTypeOf<Flat<HookToolPayload>>().toEqualTypeOf<Flat<HookToolPayloadSource>>();
+    expectTypeOf<Flat<HookPayload>>().toEqualTypeOf<Flat<HookPayloadSource>>();
+    expectTypeOf<Flat<HookPayloadOf<"SessionStart">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"SessionStart">>
+    >();
+    expectTypeOf<Flat<HookPayloadOf<"UserPromptSubmit">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"UserPromptSubmit">>
+    >();
+    expectTypeOf<Flat<HookPayloadOf<"PreToolUse">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"PreToolUse">>
+    >();
+    expectTypeOf<Flat<HookPayloadOf<"PostToolUse">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"PostToolUse">>
+    >();
+    expectTypeOf<Flat<HookPayloadOf<"PostToolUseFailure">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"PostToolUseFailure">>
+    >();
+    expectTypeOf<Flat<HookPayloadOf<"Stop">>>().toEqualTypeOf<Flat<HookPayloadOfSource<"Stop">>>();
+    expectTypeOf<Flat<HookPayloadOf<"SessionEnd">>>().toEqualTypeOf<
+      Flat<HookPayloadOfSource<"SessionEnd">>
+    >();
+    expectTypeOf<HookPayload["event"]>().toEqualTypeOf<HookEvent>();
+    expectTypeOf<HookPayloadOf<"PostToolUse">["tool"]["result"]>().toEqualTypeOf<HookToolResult>();
   });
 });
 
