@@ -1,7 +1,7 @@
 import Type, { type TSchema } from "typebox";
-import { PANEL_BLOCK_KINDS } from "./blocks/catalog.js";
-import { PANEL_ICONS } from "./declarations.js";
-import { MAX_FORM_TEXT_BYTES } from "./forms.js";
+import { PANEL_BLOCK_KINDS } from "../src/blocks/catalog.js";
+import { PANEL_ICONS } from "../src/declarations.js";
+import { MAX_FORM_TEXT_BYTES } from "../src/forms.js";
 import {
   MAX_BLOCK_FALLBACK_BYTES,
   MAX_CHECKLIST_ITEMS,
@@ -23,8 +23,12 @@ import {
   MAX_TABLE_ROWS,
   MAX_TIMELINE_EVENTS,
   MAX_TITLE_CHARS,
-} from "./limits.js";
+} from "../src/limits.js";
 
+// The TypeBox sources of the committed JSON Schemas. They are used at build time only: test/schemas.test.ts writes
+// schemas/*.schema.json from them (`npm run schemas`) and fails when a committed file drifts; the package ships and
+// exports the JSON, never TypeBox.
+//
 // The JSON Schemas describe the shapes for editors and other languages. What JSON Schema cannot express is left to
 // the validators: byte limits (given here as the equal character bound, which they imply), the 200-item total of a
 // checklist tree, unique ids, cross-field rules and the 65,536-byte document limit.
@@ -206,7 +210,7 @@ const UnknownBlock = Type.Object(
 );
 
 /** One block of the catalog (`panels.md` §4), or a block of an unknown kind with only the common fields checked. */
-export const PanelBlockSchema = Type.Union([
+export const PanelBlockSchemaSource = Type.Union([
   block("checklist", { items: ChecklistItems }),
   block("steps", { items: Type.Array(StepsItem, { maxItems: MAX_STEPS_ITEMS }) }),
   ProgressBlockSchema,
@@ -250,7 +254,9 @@ function documentSchema(blockSchema: TSchema, options: object): TSchema {
 }
 
 /** A panel document (`panels.md` §3); the 65,536-byte size limit is checked by `validatePanelDocument`. */
-export const PanelDocumentSchema = documentSchema(PanelBlockSchema, { title: "raw.panel/2 document" });
+export const PanelDocumentSchemaSource = documentSchema(PanelBlockSchemaSource, {
+  title: "raw.panel/2 document",
+});
 
 const ActionCommon = {
   id: PanelIdSchema,
@@ -302,7 +308,7 @@ const PanelActionSchema = Type.Union([
 ]);
 
 /** A panel declaration as written in `tool.json` `panels` (`panels.md` §2, §10). */
-export const PanelDeclarationSchema = Type.Object(
+export const PanelDeclarationSchemaSource = Type.Object(
   {
     id: PanelIdSchema,
     title: text(MAX_DECLARATION_TITLE_CHARS, 1),
@@ -361,7 +367,7 @@ const PanelPatchSchema = Type.Union([
 const BaseRevision = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
 
 /** A panel update (`panels.md` §6.2): `replace`, `patch` or `close`; a result block adds `type: "panel"`. */
-export const PanelUpdateSchema = Type.Union(
+export const PanelUpdateSchemaSource = Type.Union(
   [
     Type.Object(
       {
@@ -385,7 +391,7 @@ export const PanelUpdateSchema = Type.Union(
   ],
   {
     title: "raw.panel/2 update",
-    $defs: { block: PanelBlockSchema, document: documentSchema(BlockRef, {}) },
+    $defs: { block: PanelBlockSchemaSource, document: documentSchema(BlockRef, {}) },
   },
 );
 
@@ -393,7 +399,7 @@ export const PanelUpdateSchema = Type.Union(
  * The answers of a submitted form (`panels.md` §11.3): field ids mapped to a text, an option id, or option ids.
  * Which fields, options and limits apply is decided by `validateFormAnswers` against the prepared form.
  */
-export const FormAnswersSchema = Type.Record(
+export const FormAnswersSchemaSource = Type.Record(
   Type.String({ pattern: ITEM_ID }),
   Type.Union([Type.String(), Type.Array(Type.String())]),
   { ...strict, title: "raw.panel/2 form answers" },

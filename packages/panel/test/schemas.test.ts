@@ -3,6 +3,7 @@ import { serializeJsonSchema, validateWith } from "@raw/schema";
 import { describe, expect, it } from "vitest";
 import {
   FormAnswersSchema,
+  PanelBlockSchema,
   PanelDeclarationSchema,
   PanelDocumentSchema,
   PanelUpdateSchema,
@@ -10,20 +11,55 @@ import {
   validatePanelDocument,
   validatePanelUpdate,
 } from "../src/index.js";
+import {
+  FormAnswersSchemaSource,
+  PanelBlockSchemaSource,
+  PanelDeclarationSchemaSource,
+  PanelDocumentSchemaSource,
+  PanelUpdateSchemaSource,
+} from "./schema-source.js";
 
 const ID = "https://raw.tlelabs.com/schemas/raw.panel/2";
+/** Each committed file: its TypeBox source (build time), the plain object the package exports (run time), its id. */
 const files = [
-  ["panel-declaration.schema.json", PanelDeclarationSchema, `${ID}/panel-declaration.schema.json`],
-  ["panel-document.schema.json", PanelDocumentSchema, `${ID}/panel-document.schema.json`],
-  ["panel-update.schema.json", PanelUpdateSchema, `${ID}/panel-update.schema.json`],
-  ["form-answers.schema.json", FormAnswersSchema, `${ID}/form-answers.schema.json`],
+  [
+    "panel-declaration.schema.json",
+    PanelDeclarationSchemaSource,
+    PanelDeclarationSchema,
+    `${ID}/panel-declaration.schema.json`,
+  ],
+  [
+    "panel-document.schema.json",
+    PanelDocumentSchemaSource,
+    PanelDocumentSchema,
+    `${ID}/panel-document.schema.json`,
+  ],
+  ["panel-update.schema.json", PanelUpdateSchemaSource, PanelUpdateSchema, `${ID}/panel-update.schema.json`],
+  ["form-answers.schema.json", FormAnswersSchemaSource, FormAnswersSchema, `${ID}/form-answers.schema.json`],
 ] as const;
 
-it.each(files)("schemas/%s matches its TypeBox source", (file, schema, id) => {
+it.each(files)("schemas/%s matches its TypeBox source", (file, source, _shipped, id) => {
   const url = new URL(`../schemas/${file}`, import.meta.url);
-  const text = serializeJsonSchema(schema, id);
+  const text = serializeJsonSchema(source, id);
   if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
   expect(readFileSync(url, "utf8")).toBe(text);
+});
+
+it.each(files)(
+  "the exported schema of %s is its TypeBox source, key for key and in order",
+  (_f, source, shipped) => {
+    expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
+    expect(Object.keys(shipped)).not.toContain("$id");
+    expect(Object.keys(shipped)).not.toContain("$schema");
+  },
+);
+
+it("PanelBlockSchema is the block schema of the source, the items of a document and the update's $defs.block", () => {
+  expect(JSON.stringify(PanelBlockSchema)).toBe(JSON.stringify(PanelBlockSchemaSource));
+  expect(PanelDocumentSchema.properties.blocks.items).toBe(PanelBlockSchema);
+  expect(PanelUpdateSchema.$defs.block).toEqual(PanelBlockSchema);
+  expect(PanelBlockSchema.anyOf).toHaveLength(11);
 });
 
 const documents = {
