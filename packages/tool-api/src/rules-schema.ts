@@ -1,33 +1,14 @@
-import { PredicateSchema } from "@raw/predicate";
-import Type from "typebox";
-import { MAX_RULE_MATCH_BYTES } from "./limits.js";
+import committed from "../schemas/rules.schema.json" with { type: "json" };
 
-/** JSON Schema of one policy rule (tool-api.md §9.1). */
-export const ToolRuleSchema = Type.Object(
-  {
-    match: Type.String({
-      minLength: 1,
-      maxLength: MAX_RULE_MATCH_BYTES,
-      pattern: "\\S",
-      description: `Identity glob (* and ? wildcards, everything else literal, untrimmed); at most ${MAX_RULE_MATCH_BYTES} UTF-8 bytes.`,
-    }),
-    effect: Type.Union([Type.Literal("allow"), Type.Literal("ask"), Type.Literal("deny")], {
-      description: "What the rule decides; a rule with when must be ask.",
-    }),
-    when: Type.Optional(PredicateSchema),
-  },
-  {
-    additionalProperties: false,
-    if: { type: "object", properties: { when: {} }, required: ["when"] },
-    then: { type: "object", properties: { effect: { const: "ask" } } },
-  },
-);
+const { $schema: _dialect, $id: _id, ...schema } = committed;
 
 /**
- * JSON Schema of a policy rules array (tool-api.md §9.1) for editors. A convenience: `parseRules` is the authority
- * (byte limits, RE2 validity of `when.regex`).
+ * JSON Schema of a policy rules array (tool-api.md §9.1) for editors, as a plain JSON Schema (2020-12) object: the
+ * committed `schemas/rules.schema.json` without `$schema` and `$id`, generated at build time from its TypeBox source
+ * (`test/schema-source.ts`; a test fails on drift), so TypeBox is not needed at run time. A convenience: `parseRules`
+ * is the authority (byte limits, RE2 validity of `when.regex`).
  */
-export const ToolRulesSchema = Type.Array(ToolRuleSchema, {
-  title: "Raw tool rules",
-  description: "Ordered policy rules (raw.tool-api/2): the last applicable rule wins.",
-});
+export const ToolRulesSchema = schema;
+
+/** JSON Schema of one policy rule (tool-api.md §9.1): the items schema of `ToolRulesSchema`. */
+export const ToolRuleSchema = schema.items;

@@ -1,18 +1,45 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { serializeJsonSchema, validateWith } from "@raw/schema";
 import { describe, expect, it } from "vitest";
-import { ToolManifestSchema, ToolRulesSchema } from "../src/index.js";
+import { ToolManifestSchema, ToolRuleSchema, ToolRulesSchema } from "../src/index.js";
+import { ToolManifestSchemaSource, ToolRuleSchemaSource, ToolRulesSchemaSource } from "./schema-source.js";
 
+/** Each committed file: its TypeBox source (build time), the plain object the package exports (run time), its id. */
 const files = [
-  ["tool.schema.json", ToolManifestSchema, "https://raw.tlelabs.com/schemas/raw.tool-api/2/tool.schema.json"],
-  ["rules.schema.json", ToolRulesSchema, "https://raw.tlelabs.com/schemas/raw.tool-api/2/rules.schema.json"],
+  [
+    "tool.schema.json",
+    ToolManifestSchemaSource,
+    ToolManifestSchema,
+    "https://raw.tlelabs.com/schemas/raw.tool-api/2/tool.schema.json",
+  ],
+  [
+    "rules.schema.json",
+    ToolRulesSchemaSource,
+    ToolRulesSchema,
+    "https://raw.tlelabs.com/schemas/raw.tool-api/2/rules.schema.json",
+  ],
 ] as const;
 
-it.each(files)("schemas/%s matches its TypeBox source", (file, schema, id) => {
+it.each(files)("schemas/%s matches its TypeBox source", (file, source, _shipped, id) => {
   const url = new URL(`../schemas/${file}`, import.meta.url);
-  const text = serializeJsonSchema(schema, id);
+  const text = serializeJsonSchema(source, id);
   if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
   expect(readFileSync(url, "utf8")).toBe(text);
+});
+
+it.each(files)(
+  "the exported schema of %s is its TypeBox source, key for key and in order",
+  (_f, source, shipped) => {
+    expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
+    expect(Object.keys(shipped)).not.toContain("$id");
+    expect(Object.keys(shipped)).not.toContain("$schema");
+  },
+);
+
+it("ToolRuleSchema is the items schema of ToolRulesSchema and its TypeBox source", () => {
+  expect(ToolRuleSchema).toBe(ToolRulesSchema.items);
+  expect(JSON.stringify(ToolRuleSchema)).toBe(JSON.stringify(ToolRuleSchemaSource));
 });
 
 const manifest = {
