@@ -23,7 +23,10 @@ throw error;
 /**
  * Dependencies that ship ES modules only. The CommonJS build inlines them, so `require("@raw/<name>")` works on
  * every Node 20 and under Jest without `require(esm)`; the ES module build keeps importing them (one shared copy
- * for every @raw package of an install, and their types for the `.d.ts` files).
+ * for every @raw package of an install, and their types for the `.d.ts` files). No published package imports
+ * TypeBox at run time any more (the contract schemas are JSON generated at build time, and TypeBox is a development
+ * dependency); the entry stays so that a runtime import added later still gives a CommonJS build that loads
+ * everywhere, and such an import must come with a declared dependency (the packed-tarball test checks it).
  */
 export const ESM_ONLY_DEPENDENCIES: readonly string[] = ["typebox"];
 
