@@ -12,6 +12,8 @@ const work = mkdtempSync(join(tmpdir(), "raw-release-"));
 const npmCache = join(process.env.HOME ?? tmpdir(), ".npm");
 let registry: LocalRegistry;
 const sizes: Record<string, number> = {};
+/** The top-level entries of `node_modules` after each install alone (before the test tools are linked in). */
+const installed: Record<string, string[]> = {};
 const pendingChangesets = readdirSync(join(repoRoot, ".changeset")).sort();
 const versionsBefore = Object.fromEntries(
   publishedWorkspaces().map(({ manifest }) => [manifest.name, manifest.version]),
@@ -91,6 +93,7 @@ function installAlone(name: string, args: string[]): string {
   expect(raw.length).toBeGreaterThan(0);
   for (const [path, entry] of raw) expect(entry.resolved, path).toMatch(new RegExp(`^${registry.url}`));
   sizes[args.at(-1) ?? name] = kib(join(dir, "node_modules"));
+  installed[args.at(-1) ?? name] = readdirSync(join(dir, "node_modules"));
   linkTools(dir);
   return dir;
 }
@@ -373,6 +376,10 @@ describe("installed size of each package alone", () => {
   const targets = readJson<{ packages: Record<string, { maxKiB: number }> }>(
     join(repoRoot, "bench", "install-size.json"),
   ).packages;
+  it("no package installs TypeBox: the contract schemas ship as JSON, their types as plain TypeScript", () => {
+    expect(Object.keys(installed).length).toBeGreaterThanOrEqual(publishedWorkspaces().length);
+    expect(Object.keys(installed).filter((name) => installed[name]?.includes("typebox"))).toEqual([]);
+  });
   it("bench/install-size.json has a target for every published package", () => {
     expect(Object.keys(targets).sort()).toEqual(
       publishedWorkspaces()
