@@ -4,8 +4,8 @@ export default defineConfig({
   // One build for the CLI and the bundled tools, so they share chunks: bin.ts plus one chunk per command (loaded
   // with import() only when the command runs), and dist/tools/<id>.js, which apps/raw/tools/<id>/index.mjs
   // re-exports. The @raw/* packages are inlined from their built dist (resolved through their public names and
-  // exports maps): Ajv with its dependencies is about a hundred CommonJS modules, and loading them one by one would cost
-  // more than a bare `node` start.
+  // exports maps): Ajv with its dependencies is about a hundred CommonJS modules, and loading them one by one
+  // would cost more than a bare `node` start.
   entry: {
     bin: "src/bin.ts",
     // The child process of `raw validate` that imports one tool entry: a small script of its own.
