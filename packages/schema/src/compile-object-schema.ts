@@ -3,9 +3,11 @@ import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import { type Dialect, detectDialect } from "./dialect.js";
 import { ContractError, type Issue, thrownMessage } from "./issue.js";
-import { compileWithMetaCheck } from "./meta-validators.js";
+import { metaSchemaErrors } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
+import { metaSchemaIssues, sortByDocumentOrder, strictCompileIssues } from "./schema-diagnostics.js";
+import { walkStrictSchema } from "./strict-schema-walk.js";
 
 /** A compiled object schema: validates values and reports every violation as an issue. */
 export interface ObjectValidator {
@@ -170,25 +172,69 @@ function compileChecked(
   }
   if (issues.length > 0 || dialect === undefined) return { ok: false, issues };
 
+  const profile = options.profile ?? "strict";
+  // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
+  const { $schema: _declared, ...body } = schema;
+  const metaErrors = metaSchemaErrors(dialect, body);
+  if (metaErrors.length > 0) {
+    // Every invalid keyword value at its own pointer; the strict walk adds what else it finds in the same run.
+    const invalid = metaSchemaIssues(metaErrors, body, label, at);
+    return {
+      ok: false,
+      issues: profile === "strict" ? withStrictFindings(invalid, body, dialect, label, at) : invalid,
+    };
+  }
   let fn: ValidateFunction;
   try {
-    const ajv = ajvFor(dialect, options.profile ?? "strict", hasId);
-    // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
-    const { $schema: _declared, ...body } = schema;
-    fn = compileWithMetaCheck(ajv, dialect, body);
+    fn = ajvFor(dialect, profile, hasId).compile(body);
   } catch (error) {
     return {
       ok: false,
-      issues: [
-        {
-          code: "schema_unsupported",
-          message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
-          path: at,
-        },
-      ],
+      issues:
+        profile === "strict"
+          ? strictCompileIssues(body, dialect, label, at, error)
+          : [
+              {
+                code: "schema_unsupported",
+                message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
+                path: at,
+              },
+            ],
     };
   }
   return { ok: true, validator: makeValidator(schema, dialect, fn) };
+}
+
+/**
+ * The meta-schema issues of a strict-profile schema plus the walk's strict-mode findings that are not about a keyword
+ * already reported (a finding inside an invalid value is left out), in document order.
+ */
+function withStrictFindings(
+  invalid: Issue[],
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  label: string,
+  at: string,
+): Issue[] {
+  let findings: ReturnType<typeof walkStrictSchema>["findings"];
+  try {
+    findings = walkStrictSchema(body, dialect, at).findings;
+  } catch {
+    return invalid;
+  }
+  const covered = (path: string) =>
+    invalid.some(
+      (i) => i.path === path || path.startsWith(`${i.path}/`) || (i.path ?? "").startsWith(`${path}/`),
+    );
+  const extra: Issue[] = findings
+    .filter((f) => !covered(f.path))
+    .map((f) => ({
+      code: "schema_unsupported",
+      message: `unsupported tool schema: ${label}: ${f.message}`,
+      path: f.path,
+      hint: f.hint,
+    }));
+  return sortByDocumentOrder([...invalid, ...extra], body, at);
 }
 
 function makeValidator(

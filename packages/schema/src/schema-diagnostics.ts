@@ -1,0 +1,324 @@
+import type { ErrorObject } from "ajv";
+import { createAjv, type Dialect } from "./ajv.js";
+import { type Issue, thrownMessage } from "./issue.js";
+import { nearestName } from "./nearest-name.js";
+import { isPlainObject } from "./plain-object.js";
+import { escapePointerToken, parsePointer } from "./pointer.js";
+import { knownFormats, schemaKeywords } from "./schema-vocabulary.js";
+import {
+  MAX_SCHEMA_FINDINGS,
+  type StrictFinding,
+  typeNameHint,
+  unionTypeHint,
+  unknownFormatHint,
+  unknownKeywordHint,
+  walkStrictSchema,
+} from "./strict-schema-walk.js";
+
+/** How many times a diagnostic compile is retried after Ajv stops on an unknown format the walk did not see. */
+const MAX_FORMAT_RETRIES = 32;
+
+/** The hint of an issue no finer diagnosis covers. */
+const GENERIC_HINT =
+  "this schema must compile under JSON Schema strict mode (tool-api.md §3.3); fix the keyword named in the message";
+
+/**
+ * Every meta-schema error of a schema as `schema_unsupported` issues, one per offending keyword value (the deepest
+ * pointer of each group of errors), each at the keyword's pointer with the validator's wording
+ * (`schema is invalid: data/... <message>`) and a hint. `root` is the schema the errors are about.
+ */
+export function metaSchemaIssues(
+  errors: readonly ErrorObject[],
+  root: unknown,
+  label: string,
+  at: string,
+): Issue[] {
+  const groups = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const group = groups.get(error.instancePath);
+    if (group === undefined) groups.set(error.instancePath, [error]);
+    else group.push(error);
+  }
+  const paths = [...groups.keys()];
+  const issues: Issue[] = [];
+  for (const [path, group] of groups) {
+    // A group with a deeper group under it is the noise of an enclosing alternative (anyOf of string or array).
+    if (paths.some((other) => other !== path && other.startsWith(`${path}/`))) continue;
+    const first =
+      group.find((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf") ?? (group[0] as ErrorObject);
+    issues.push({
+      code: "schema_unsupported",
+      message: `unsupported tool schema: ${label}: schema is invalid: data${path} ${first.message ?? "is invalid"}`,
+      path: at + path,
+      hint: metaHint(path, first, root),
+    });
+    if (issues.length >= MAX_SCHEMA_FINDINGS) break;
+  }
+  return issues;
+}
+
+function metaHint(path: string, error: ErrorObject, root: unknown): string {
+  const tokens = parsePointer(path) ?? [];
+  const last = tokens[tokens.length - 1];
+  const parent = tokens[tokens.length - 2];
+  const value = valueAt(root, tokens);
+  if (last === "type") return typeNameHint(value);
+  if (parent === "type" && /^\d+$/.test(last ?? "")) return typeNameHint(value);
+  if (last === "required" || parent === "required") {
+    return `"required" is a list of distinct property names, such as ["path"]`;
+  }
+  if (error.message === "must be object,boolean" || error.message === "must be object") {
+    return last === undefined
+      ? "a schema must be a JSON object"
+      : `the value of "${last}" must be a schema (a JSON object such as { "type": "string" }, or true/false)`;
+  }
+  return last === undefined
+    ? `the schema ${error.message}`
+    : `the value of "${last}" ${error.message ?? "is invalid"}`;
+}
+
+function valueAt(root: unknown, tokens: readonly string[]): unknown {
+  let node = root;
+  for (const token of tokens) {
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isPlainObject(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * Diagnoses a schema that passed the meta-schema check but that Ajv's strict compile refused with `thrown`:
+ * every strict-mode violation as a `schema_unsupported` issue at its keyword, with a hint. The walk finds what
+ * does not depend on context; a second compile with strict mode set to "log" collects the rest (strictTypes,
+ * strictRequired) with Ajv's own wording. When neither finds anything, Ajv's error is reported, positioned as well
+ * as its message allows. Never returns an empty list; never throws.
+ */
+export function strictCompileIssues(
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  label: string,
+  at: string,
+  thrown: unknown,
+): Issue[] {
+  const found: Array<StrictFinding> = [];
+  let refs: Array<{ value: string; path: string }> = [];
+  let unknownFormats: string[] = [];
+  try {
+    const walk = walkStrictSchema(body, dialect, at);
+    found.push(...walk.findings);
+    refs = walk.refs;
+    unknownFormats = walk.unknownFormats;
+  } catch {
+    // An exotic value: Ajv's own diagnosis below still runs.
+  }
+  const seenPaths = new Set(found.map((f) => f.path));
+  const seenMessages = new Set(found.map((f) => f.message));
+  const extra = (finding: StrictFinding | undefined): void => {
+    if (finding === undefined || seenPaths.has(finding.path) || found.length >= MAX_SCHEMA_FINDINGS) return;
+    if (!finding.message.includes(" at ") && seenMessages.has(finding.message)) return;
+    seenPaths.add(finding.path);
+    seenMessages.add(finding.message);
+    found.push(finding);
+  };
+  for (const message of logModeMessages(body, dialect, unknownFormats)) {
+    extra(locate(message, body, dialect, at, refs));
+  }
+  if (found.length === 0) {
+    const message = thrownMessage(thrown);
+    found.push(locate(message, body, dialect, at, refs) ?? { message, path: at, hint: GENERIC_HINT });
+  }
+  const issues = found.map((f) => ({
+    code: "schema_unsupported",
+    message: `unsupported tool schema: ${label}: ${f.message}`,
+    path: f.path,
+    hint: f.hint,
+  }));
+  return sortByDocumentOrder(issues, body, at);
+}
+
+/**
+ * Sorts issues by where their pointers lead in `root` (the schema at pointer `at`): by key order, then array index,
+ * an ancestor before its descendants; a pointer that leaves the document sorts after its last existing ancestor.
+ * The sort is stable.
+ */
+export function sortByDocumentOrder(issues: Issue[], root: unknown, at: string): Issue[] {
+  const keyOf = (path: string | undefined): number[] => {
+    const tokens = path?.startsWith(at) ? (parsePointer(path.slice(at.length)) ?? []) : [];
+    const key: number[] = [];
+    let node = root;
+    for (const token of tokens) {
+      if (Array.isArray(node)) {
+        key.push(Number(token));
+        node = node[Number(token)];
+      } else if (isPlainObject(node)) {
+        const index = Object.keys(node).indexOf(token);
+        key.push(index < 0 ? Number.MAX_SAFE_INTEGER : index);
+        node = index < 0 ? undefined : node[token];
+      } else {
+        key.push(Number.MAX_SAFE_INTEGER);
+        node = undefined;
+      }
+    }
+    return key;
+  };
+  const keyed = issues.map((issue, order) => ({ issue, order, key: keyOf(issue.path) }));
+  keyed.sort((a, b) => {
+    const n = Math.min(a.key.length, b.key.length);
+    for (let i = 0; i < n; i++) {
+      const d = (a.key[i] as number) - (b.key[i] as number);
+      if (d !== 0) return d;
+    }
+    return a.key.length - b.key.length || a.order - b.order;
+  });
+  return keyed.map((k) => k.issue);
+}
+
+/**
+ * Compiles `body` with a fresh Ajv whose strict checks log instead of throwing, and returns every message logged,
+ * then the error that stopped the compile, if any. Unknown formats (which Ajv refuses even in log mode) are declared
+ * as accepting anything on this throwaway instance, so the compile goes on past them.
+ */
+function logModeMessages(
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  formats: readonly string[],
+): string[] {
+  const messages: string[] = [];
+  const logger = {
+    log() {},
+    warn(...args: unknown[]) {
+      messages.push(args.map(String).join(" "));
+    },
+    error(...args: unknown[]) {
+      messages.push(args.map(String).join(" "));
+    },
+  };
+  const added = new Set<string>();
+  for (let attempt = 0; attempt <= MAX_FORMAT_RETRIES; attempt++) {
+    messages.length = 0;
+    try {
+      const ajv = createAjv(dialect, { strict: "log", logger });
+      for (const name of [...formats, ...added]) ajv.addFormat(name, true);
+      ajv.compile(body);
+      return messages;
+    } catch (error) {
+      const message = thrownMessage(error);
+      const format = /^unknown format "(.*)" ignored in schema at path /.exec(message)?.[1];
+      if (format !== undefined && !added.has(format) && !formats.includes(format)) {
+        added.add(format);
+        continue;
+      }
+      messages.push(message);
+      return messages;
+    }
+  }
+  return messages;
+}
+
+/** Positions one of Ajv's compile messages at the keyword it is about, with a hint; undefined for no message. */
+function locate(
+  message: string,
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  at: string,
+  refs: ReadonlyArray<{ value: string; path: string }>,
+): StrictFinding | undefined {
+  const where = /at (?:path )?"[^"#]*#([^"]*)"/.exec(message)?.[1];
+  const rel = where === undefined ? undefined : fragmentToPointer(where);
+  const schemaAt = rel === undefined ? at : at + rel;
+  let m = /missing type "([^"]+)" for keyword "([^"]+)"/.exec(message);
+  if (m) {
+    return {
+      message,
+      path: `${schemaAt}/${escapePointerToken(m[2] as string)}`,
+      hint: `"${m[2]}" applies to ${m[1]} values only: add "type": "${(m[1] as string).split(",")[0]}" to this schema (or to the schema around its anyOf/oneOf/allOf)`,
+    };
+  }
+  if (message.includes("use allowUnionTypes")) {
+    const node = nodeAt(body, rel);
+    const types = isPlainObject(node) && Array.isArray(node.type) ? node.type.map(String) : [];
+    return { message, path: `${schemaAt}/type`, hint: unionTypeHint(types) };
+  }
+  m = /type "([^"]+)" not allowed by context "([^"]*)"/.exec(message);
+  if (m) {
+    return {
+      message,
+      path: `${schemaAt}/type`,
+      hint: `the enclosing schema allows only "${m[2]}" here: make this "type" one of those, or widen the enclosing "type"`,
+    };
+  }
+  m = /required property "(.*)" is not defined at /.exec(message);
+  if (m) return requiredFinding(message, m[1] as string, body, rel, schemaAt);
+  m = /unknown format "(.*)" ignored/.exec(message);
+  if (m)
+    return { message, path: `${schemaAt}/format`, hint: unknownFormatHint(m[1] as string, knownFormats()) };
+  m = /^strict mode: "(items|prefixItems)" is (\d+)-tuple/.exec(message);
+  if (m) {
+    return {
+      message,
+      path: `${schemaAt}/${m[1]}`,
+      hint: `a tuple needs "minItems": ${m[2]} and "maxItems": ${m[2]} beside "${m[1]}"`,
+    };
+  }
+  m = /^strict mode: unknown keyword: "(.*)"$/.exec(message);
+  if (m) {
+    const key = m[1] as string;
+    return {
+      message,
+      path: `${at}/${escapePointerToken(key)}`,
+      hint: unknownKeywordHint(key, schemaKeywords(dialect), dialect),
+    };
+  }
+  m = /^can't resolve reference (\S+)/.exec(message);
+  if (m) {
+    const ref = refs.find((r) => r.value === m?.[1]);
+    return {
+      message,
+      path: ref?.path ?? at,
+      hint: `nothing exists at ${m[1]}: define the schema there (for example under "$defs") or fix the pointer`,
+    };
+  }
+  return { message, path: schemaAt, hint: GENERIC_HINT };
+}
+
+function requiredFinding(
+  message: string,
+  name: string,
+  body: Record<string, unknown>,
+  rel: string | undefined,
+  schemaAt: string,
+): StrictFinding {
+  const node = nodeAt(body, rel);
+  const required = isPlainObject(node) && Array.isArray(node.required) ? node.required : [];
+  const index = required.indexOf(name);
+  const declared = isPlainObject(node) && isPlainObject(node.properties) ? Object.keys(node.properties) : [];
+  const near = nearestName(name, declared);
+  const path = index >= 0 ? `${schemaAt}/required/${index}` : `${schemaAt}/required`;
+  const hint =
+    near !== undefined
+      ? `did you mean "${near}"? Every name in "required" must be declared in "properties" beside it`
+      : `declare "${name}" in "properties" beside "required" (for example "${name}": { "type": "string" }), or remove it from "required"`;
+  return { message, path, hint };
+}
+
+/** The value at a pointer relative to the schema root (`""` is the root), or undefined. */
+function nodeAt(body: Record<string, unknown>, rel: string | undefined): unknown {
+  const tokens = rel === undefined ? undefined : parsePointer(rel);
+  return tokens === undefined ? undefined : valueAt(body, tokens);
+}
+
+/** Ajv's schema-path fragment (`/properties/a%20b`) as a JSON Pointer; undefined when it is not one. */
+function fragmentToPointer(fragment: string): string | undefined {
+  if (fragment === "") return "";
+  if (!fragment.startsWith("/")) return undefined;
+  try {
+    return fragment
+      .slice(1)
+      .split("/")
+      .map((t) => `/${decodeURIComponent(t)}`)
+      .join("");
+  } catch {
+    return undefined;
+  }
+}
