@@ -192,7 +192,7 @@ function compileChecked(
       ok: false,
       issues:
         profile === "strict"
-          ? strictCompileIssues(body, dialect, label, at, error)
+          ? strictCompileIssues(body, dialect, label, at, error, hasId)
           : [
               {
                 code: "schema_unsupported",

@@ -1,4 +1,4 @@
-import type { ErrorObject } from "ajv";
+import type { Ajv as AjvCore, ErrorObject } from "ajv";
 import { createAjv, type Dialect } from "./ajv.js";
 import { type Issue, thrownMessage } from "./issue.js";
 import { nearestName } from "./nearest-name.js";
@@ -100,6 +100,7 @@ export function strictCompileIssues(
   label: string,
   at: string,
   thrown: unknown,
+  hasId = false,
 ): Issue[] {
   const found: Array<StrictFinding> = [];
   let refs: Array<{ value: string; path: string }> = [];
@@ -121,7 +122,7 @@ export function strictCompileIssues(
     seenMessages.add(finding.message);
     found.push(finding);
   };
-  for (const message of logModeMessages(body, dialect, unknownFormats)) {
+  for (const message of logModeMessages(body, dialect, unknownFormats, hasId)) {
     extra(locate(message, body, dialect, at, refs));
   }
   if (found.length === 0) {
@@ -174,46 +175,64 @@ export function sortByDocumentOrder(issues: Issue[], root: unknown, at: string):
   return keyed.map((k) => k.issue);
 }
 
+/** Unknown format names a cached diagnostic instance may accumulate before it is replaced by a fresh one. */
+const MAX_DIAGNOSTIC_FORMATS = 256;
+
+type Diagnostic = { ajv: AjvCore; formats: Set<string>; sink: string[] };
+const diagnostics = new Map<Dialect, Diagnostic>();
+
+/** An Ajv of `dialect` whose strict checks log into `sink` instead of throwing (cached unless `fresh`). */
+function diagnosticAjv(dialect: Dialect, fresh: boolean): Diagnostic {
+  const cached = fresh ? undefined : diagnostics.get(dialect);
+  if (cached !== undefined && cached.formats.size <= MAX_DIAGNOSTIC_FORMATS) return cached;
+  const sink: string[] = [];
+  const push = (...args: unknown[]) => {
+    sink.push(args.map(String).join(" "));
+  };
+  const ajv = createAjv(dialect, { strict: "log", logger: { log() {}, warn: push, error: push } });
+  const created = { ajv, formats: new Set<string>(), sink };
+  if (!fresh) diagnostics.set(dialect, created);
+  return created;
+}
+
 /**
- * Compiles `body` with a fresh Ajv whose strict checks log instead of throwing, and returns every message logged,
- * then the error that stopped the compile, if any. Unknown formats (which Ajv refuses even in log mode) are declared
- * as accepting anything on this throwaway instance, so the compile goes on past them.
+ * Compiles `body` with an Ajv whose strict checks log instead of throwing, and returns every message logged, then
+ * the error that stopped the compile, if any. Unknown formats (which Ajv refuses even in log mode) are declared as
+ * accepting anything on that diagnostic instance, so the compile goes on past them. A schema with an `$id` gets a
+ * fresh instance (ids must not collide); the compiled schema is removed again, so nothing of it is retained.
  */
 function logModeMessages(
   body: Record<string, unknown>,
   dialect: Dialect,
   formats: readonly string[],
+  hasId: boolean,
 ): string[] {
-  const messages: string[] = [];
-  const logger = {
-    log() {},
-    warn(...args: unknown[]) {
-      messages.push(args.map(String).join(" "));
-    },
-    error(...args: unknown[]) {
-      messages.push(args.map(String).join(" "));
-    },
+  const diagnostic = diagnosticAjv(dialect, hasId);
+  const { ajv, sink } = diagnostic;
+  const declare = (name: string) => {
+    if (diagnostic.formats.has(name)) return;
+    diagnostic.formats.add(name);
+    ajv.addFormat(name, true);
   };
-  const added = new Set<string>();
+  for (const name of formats) declare(name);
   for (let attempt = 0; attempt <= MAX_FORMAT_RETRIES; attempt++) {
-    messages.length = 0;
+    sink.length = 0;
     try {
-      const ajv = createAjv(dialect, { strict: "log", logger });
-      for (const name of [...formats, ...added]) ajv.addFormat(name, true);
       ajv.compile(body);
-      return messages;
+      return [...sink];
     } catch (error) {
       const message = thrownMessage(error);
       const format = /^unknown format "(.*)" ignored in schema at path /.exec(message)?.[1];
-      if (format !== undefined && !added.has(format) && !formats.includes(format)) {
-        added.add(format);
+      if (format !== undefined && !diagnostic.formats.has(format)) {
+        declare(format);
         continue;
       }
-      messages.push(message);
-      return messages;
+      return [...sink, message];
+    } finally {
+      ajv.removeSchema(body);
     }
   }
-  return messages;
+  return [...sink];
 }
 
 /** Positions one of Ajv's compile messages at the keyword it is about, with a hint; undefined for no message. */
@@ -225,7 +244,12 @@ function locate(
   refs: ReadonlyArray<{ value: string; path: string }>,
 ): StrictFinding | undefined {
   const where = /at (?:path )?"[^"#]*#([^"]*)"/.exec(message)?.[1];
-  const rel = where === undefined ? undefined : fragmentToPointer(where);
+  const rel = rebase(
+    body,
+    where === undefined ? undefined : fragmentToPointer(where),
+    probeKeyword(message),
+    refs,
+  );
   const schemaAt = rel === undefined ? at : at + rel;
   let m = /missing type "([^"]+)" for keyword "([^"]+)"/.exec(message);
   if (m) {
@@ -300,6 +324,40 @@ function requiredFinding(
       ? `did you mean "${near}"? Every name in "required" must be declared in "properties" beside it`
       : `declare "${name}" in "properties" beside "required" (for example "${name}": { "type": "string" }), or remove it from "required"`;
   return { message, path, hint };
+}
+
+/** The keyword a located compile message is about, so that its schema can be found in the document. */
+function probeKeyword(message: string): string | undefined {
+  const missing = /missing type "[^"]+" for keyword "([^"]+)"/.exec(message);
+  if (missing) return missing[1];
+  if (/allowUnionTypes|not allowed by context/.test(message)) return "type";
+  if (message.includes("(strictRequired)")) return "required";
+  if (message.startsWith("unknown format")) return "format";
+  return /^strict mode: "(items|prefixItems)" is \d+-tuple/.exec(message)?.[1];
+}
+
+/**
+ * Ajv prints the schema path of a separately compiled `$ref` target (a recursive definition) relative to that
+ * target. A path that does not lead to a schema holding `keyword` is therefore tried under each local `$ref` target.
+ */
+function rebase(
+  body: Record<string, unknown>,
+  rel: string | undefined,
+  keyword: string | undefined,
+  refs: ReadonlyArray<{ value: string }>,
+): string | undefined {
+  if (rel === undefined) return undefined;
+  const holds = (candidate: string): boolean => {
+    const node = nodeAt(body, candidate);
+    return isPlainObject(node) && (keyword === undefined || Object.hasOwn(node, keyword));
+  };
+  if (holds(rel)) return rel;
+  for (const ref of refs) {
+    if (!ref.value.startsWith("#/")) continue;
+    const base = fragmentToPointer(ref.value.slice(1));
+    if (base !== undefined && holds(base + rel)) return base + rel;
+  }
+  return rel;
 }
 
 /** The value at a pointer relative to the schema root (`""` is the root), or undefined. */
