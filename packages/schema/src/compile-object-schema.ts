@@ -6,8 +6,7 @@ import { ContractError, type Issue, thrownMessage } from "./issue.js";
 import { metaSchemaErrors } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
-import { metaSchemaIssues, sortByDocumentOrder, strictCompileIssues } from "./schema-diagnostics.js";
-import { walkStrictSchema } from "./strict-schema-walk.js";
+import { metaFailureIssues, metaSchemaIssues, strictCompileIssues } from "./schema-diagnostics.js";
 
 /** A compiled object schema: validates values and reports every violation as an issue. */
 export interface ObjectValidator {
@@ -177,11 +176,13 @@ function compileChecked(
   const { $schema: _declared, ...body } = schema;
   const metaErrors = metaSchemaErrors(dialect, body);
   if (metaErrors.length > 0) {
-    // Every invalid keyword value at its own pointer; the strict walk adds what else it finds in the same run.
-    const invalid = metaSchemaIssues(metaErrors, body, label, at);
+    // Every invalid keyword value at its own pointer; the strict diagnosis adds what else it finds in the same run.
     return {
       ok: false,
-      issues: profile === "strict" ? withStrictFindings(invalid, body, dialect, label, at) : invalid,
+      issues:
+        profile === "strict"
+          ? metaFailureIssues(body, dialect, label, at, metaErrors, hasId)
+          : metaSchemaIssues(metaErrors, body, label, at),
     };
   }
   let fn: ValidateFunction;
@@ -203,38 +204,6 @@ function compileChecked(
     };
   }
   return { ok: true, validator: makeValidator(schema, dialect, fn) };
-}
-
-/**
- * The meta-schema issues of a strict-profile schema plus the walk's strict-mode findings that are not about a keyword
- * already reported (a finding inside an invalid value is left out), in document order.
- */
-function withStrictFindings(
-  invalid: Issue[],
-  body: Record<string, unknown>,
-  dialect: Dialect,
-  label: string,
-  at: string,
-): Issue[] {
-  let findings: ReturnType<typeof walkStrictSchema>["findings"];
-  try {
-    findings = walkStrictSchema(body, dialect, at).findings;
-  } catch {
-    return invalid;
-  }
-  const covered = (path: string) =>
-    invalid.some(
-      (i) => i.path === path || path.startsWith(`${i.path}/`) || (i.path ?? "").startsWith(`${path}/`),
-    );
-  const extra: Issue[] = findings
-    .filter((f) => !covered(f.path))
-    .map((f) => ({
-      code: "schema_unsupported",
-      message: `unsupported tool schema: ${label}: ${f.message}`,
-      path: f.path,
-      hint: f.hint,
-    }));
-  return sortByDocumentOrder([...invalid, ...extra], body, at);
 }
 
 function makeValidator(

@@ -102,7 +102,87 @@ export function strictCompileIssues(
   thrown: unknown,
   hasId = false,
 ): Issue[] {
-  const found: Array<StrictFinding> = [];
+  const { found, error, refs } = collectStrictFindings(body, body, dialect, at, hasId);
+  if (error !== undefined) addFinding(found, locate(error, body, dialect, at, refs));
+  if (found.length === 0) {
+    const message = thrownMessage(thrown);
+    found.push(locate(message, body, dialect, at, refs) ?? { message, path: at, hint: GENERIC_HINT });
+  }
+  return sortByDocumentOrder(toIssues(found, label), body, at);
+}
+
+/**
+ * The issues of a strict-profile schema that failed the meta-schema check: one per invalid keyword value, plus, in
+ * the same run, every strict-mode violation elsewhere. The strict compile runs on a copy without the invalid
+ * keywords (Ajv cannot compile an invalid schema); a finding about a schema object that lost a keyword that way is
+ * left out, as is a finding inside or around an invalid value. Never throws.
+ */
+export function metaFailureIssues(
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  label: string,
+  at: string,
+  errors: readonly ErrorObject[],
+  hasId = false,
+): Issue[] {
+  const invalid = metaSchemaIssues(errors, body, label, at);
+  let found: StrictFinding[] = [];
+  try {
+    const { copy, touched } = withoutInvalidKeywords(body, errors);
+    const touchedAt = new Set([...touched].map((rel) => at + rel));
+    found = collectStrictFindings(body, copy, dialect, at, hasId, (f) =>
+      touchedAt.has(parentPointer(f.path)),
+    ).found;
+  } catch {
+    // An exotic value (or one structuredClone refuses): the meta-schema issues alone are reported.
+  }
+  const covered = (path: string) =>
+    invalid.some(
+      (i) => i.path === path || path.startsWith(`${i.path}/`) || (i.path ?? "").startsWith(`${path}/`),
+    );
+  const extra = toIssues(
+    found.filter((f) => !covered(f.path)),
+    label,
+  );
+  return sortByDocumentOrder([...invalid, ...extra], body, at);
+}
+
+/**
+ * A deep copy of `body` without the keywords whose values the meta-schema refused (the key holding each invalid
+ * value, after trailing array indexes), and the pointers of the schema objects that lost one.
+ */
+function withoutInvalidKeywords(
+  body: Record<string, unknown>,
+  errors: readonly ErrorObject[],
+): { copy: Record<string, unknown>; touched: Set<string> } {
+  const copy = structuredClone(body);
+  const touched = new Set<string>();
+  for (const error of errors) {
+    const tokens = parsePointer(error.instancePath) ?? [];
+    while (tokens.length > 0 && /^\d+$/.test(tokens[tokens.length - 1] as string)) tokens.pop();
+    const key = tokens.pop();
+    if (key === undefined) continue;
+    const parent = valueAt(copy, tokens);
+    if (!isPlainObject(parent) || !Object.hasOwn(parent, key)) continue;
+    delete parent[key];
+    touched.add(tokens.map((t) => `/${escapePointerToken(t)}`).join(""));
+  }
+  return { copy, touched };
+}
+
+/**
+ * The walk's findings on `body` and the log-mode compile's on `target` (a copy of it, or itself), without repeats;
+ * `skip` leaves out log-mode findings that the copy may have caused.
+ */
+function collectStrictFindings(
+  body: Record<string, unknown>,
+  target: Record<string, unknown>,
+  dialect: Dialect,
+  at: string,
+  hasId: boolean,
+  skip: (finding: StrictFinding) => boolean = () => false,
+): { found: StrictFinding[]; error: string | undefined; refs: Array<{ value: string; path: string }> } {
+  const found: StrictFinding[] = [];
   let refs: Array<{ value: string; path: string }> = [];
   let unknownFormats: string[] = [];
   try {
@@ -113,29 +193,35 @@ export function strictCompileIssues(
   } catch {
     // An exotic value: Ajv's own diagnosis below still runs.
   }
-  const seenPaths = new Set(found.map((f) => f.path));
-  const seenMessages = new Set(found.map((f) => f.message));
-  const extra = (finding: StrictFinding | undefined): void => {
-    if (finding === undefined || seenPaths.has(finding.path) || found.length >= MAX_SCHEMA_FINDINGS) return;
-    if (!finding.message.includes(" at ") && seenMessages.has(finding.message)) return;
-    seenPaths.add(finding.path);
-    seenMessages.add(finding.message);
-    found.push(finding);
-  };
-  for (const message of logModeMessages(body, dialect, unknownFormats, hasId)) {
-    extra(locate(message, body, dialect, at, refs));
+  const { warnings, error } = logModeMessages(target, dialect, unknownFormats, hasId);
+  for (const message of warnings) {
+    const finding = locate(message, body, dialect, at, refs);
+    if (finding !== undefined && !skip(finding)) addFinding(found, finding);
   }
-  if (found.length === 0) {
-    const message = thrownMessage(thrown);
-    found.push(locate(message, body, dialect, at, refs) ?? { message, path: at, hint: GENERIC_HINT });
-  }
-  const issues = found.map((f) => ({
+  return { found, error, refs };
+}
+
+/** Adds `finding` unless one at the same pointer (or, for a message without a location, the same message) exists. */
+function addFinding(found: StrictFinding[], finding: StrictFinding | undefined): void {
+  if (finding === undefined || found.length >= MAX_SCHEMA_FINDINGS) return;
+  if (found.some((f) => f.path === finding.path)) return;
+  if (!finding.message.includes(" at ") && found.some((f) => f.message === finding.message)) return;
+  found.push(finding);
+}
+
+function toIssues(found: readonly StrictFinding[], label: string): Issue[] {
+  return found.map((f) => ({
     code: "schema_unsupported",
     message: `unsupported tool schema: ${label}: ${f.message}`,
     path: f.path,
     hint: f.hint,
   }));
-  return sortByDocumentOrder(issues, body, at);
+}
+
+/** The pointer of the schema object holding the keyword at `path`. */
+function parentPointer(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
 }
 
 /**
@@ -196,7 +282,7 @@ function diagnosticAjv(dialect: Dialect, fresh: boolean): Diagnostic {
 }
 
 /**
- * Compiles `body` with an Ajv whose strict checks log instead of throwing, and returns every message logged, then
+ * Compiles `body` with an Ajv whose strict checks log instead of throwing, and returns every message logged and
  * the error that stopped the compile, if any. Unknown formats (which Ajv refuses even in log mode) are declared as
  * accepting anything on that diagnostic instance, so the compile goes on past them. A schema with an `$id` gets a
  * fresh instance (ids must not collide); the compiled schema is removed again, so nothing of it is retained.
@@ -206,7 +292,7 @@ function logModeMessages(
   dialect: Dialect,
   formats: readonly string[],
   hasId: boolean,
-): string[] {
+): { warnings: string[]; error: string | undefined } {
   const diagnostic = diagnosticAjv(dialect, hasId);
   const { ajv, sink } = diagnostic;
   const declare = (name: string) => {
@@ -219,7 +305,7 @@ function logModeMessages(
     sink.length = 0;
     try {
       ajv.compile(body);
-      return [...sink];
+      return { warnings: [...sink], error: undefined };
     } catch (error) {
       const message = thrownMessage(error);
       const format = /^unknown format "(.*)" ignored in schema at path /.exec(message)?.[1];
@@ -227,12 +313,12 @@ function logModeMessages(
         declare(format);
         continue;
       }
-      return [...sink, message];
+      return { warnings: [...sink], error: message };
     } finally {
       ajv.removeSchema(body);
     }
   }
-  return [...sink];
+  return { warnings: [...sink], error: undefined };
 }
 
 /** Positions one of Ajv's compile messages at the keyword it is about, with a hint; undefined for no message. */

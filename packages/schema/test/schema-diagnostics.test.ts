@@ -125,6 +125,31 @@ describe("all strict-mode violations at once", () => {
     ]);
   });
 
+  it("an invalid keyword value does not hide the context checks (strictTypes, strictRequired) of the rest", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: {
+        count: { type: "strng", minLength: 1 },
+        opts: { properties: { force: { type: "boolean" } } },
+      },
+      required: ["count", "lien"],
+    });
+    expect(issues.map((i) => [i.path, i.message.slice(PREFIX.length)])).toEqual([
+      [
+        "/input_schema/properties/count/type",
+        "schema is invalid: data/properties/count/type must be equal to one of the allowed values",
+      ],
+      [
+        "/input_schema/properties/opts/properties",
+        'strict mode: missing type "object" for keyword "properties" at "#/properties/opts" (strictTypes)',
+      ],
+      [
+        "/input_schema/required/1",
+        'strict mode: required property "lien" is not defined at "#" (strictRequired)',
+      ],
+    ]);
+  });
+
   it("reaches $ref targets and reports a violation inside a definition at the definition's pointer", () => {
     const issues = issuesOf(
       {
