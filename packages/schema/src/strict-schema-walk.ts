@@ -267,9 +267,14 @@ function checkMatchingProperties(node: Record<string, unknown>, rel: string, add
   }
 }
 
+/** How far a "did you mean" suggestion may be from a name: 1 edit for names of up to 4 characters, else 2. */
+function suggestionDistance(name: string): number {
+  return name.length <= 4 ? 1 : 2;
+}
+
 /** The hint of an unknown keyword: the nearest keyword of the dialect, or what strict schemas accept. */
 export function unknownKeywordHint(key: string, vocabulary: ReadonlySet<string>, dialect: Dialect): string {
-  const near = nearestName(key, vocabulary, key.length <= 4 ? 1 : 2);
+  const near = nearestName(key, vocabulary, suggestionDistance(key));
   if (near !== undefined) return `did you mean "${near}"?`;
   return `"${key}" is not a JSON Schema ${dialect} keyword; remove it, or keep the note in "description" or "$comment" (annotations title, description, default, examples, $comment are accepted)`;
 }
@@ -282,7 +287,7 @@ export function unionTypeHint(types: readonly string[]): string {
 
 /** The hint of an unknown `format`: the nearest known format, and the known ones. */
 export function unknownFormatHint(name: string, formats: readonly string[]): string {
-  const near = nearestName(name, formats);
+  const near = nearestName(name, formats, suggestionDistance(name));
   const known = `known formats: ${formats.join(", ")}`;
   return near !== undefined
     ? `did you mean "${near}"? ${known}`
