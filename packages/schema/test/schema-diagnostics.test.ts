@@ -281,6 +281,19 @@ describe("bounded on hostile schemas", () => {
     if (!result.ok) expect(result.issues.length).toBeGreaterThan(0);
   });
 
+  it("formats declared while diagnosing never make the strict compile accept an unknown format", () => {
+    const withFormat = (format: string) => ({ type: "object", properties: { a: { type: "string", format } } });
+    for (let i = 0; i < 300; i++) {
+      const first = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
+      expect(first.ok).toBe(false);
+    }
+    for (const i of [0, 150, 299]) {
+      const again = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
+      expect(again.ok).toBe(false);
+      if (!again.ok) expect(again.issues.map((issue) => issue.path)).toEqual(["/properties/a/format"]);
+    }
+  });
+
   it("a cyclic schema object answers with issues, never a throw", () => {
     const cyclic: Record<string, unknown> = { type: "object", properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
