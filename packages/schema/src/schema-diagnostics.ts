@@ -18,6 +18,12 @@ import {
 /** How many times a diagnostic compile is retried after Ajv stops on an unknown format the walk did not see. */
 const MAX_FORMAT_RETRIES = 32;
 
+/**
+ * How many meta-schema errors are diagnosed (Ajv reports every one; the issues are capped at `MAX_SCHEMA_FINDINGS`
+ * anyway, and a hostile schema can have hundreds of thousands).
+ */
+const MAX_META_ERRORS = 1000;
+
 /** The hint of an issue no finer diagnosis covers. */
 const GENERIC_HINT =
   "this schema must compile under JSON Schema strict mode (tool-api.md §3.3); fix the keyword named in the message";
@@ -34,16 +40,24 @@ export function metaSchemaIssues(
   at: string,
 ): Issue[] {
   const groups = new Map<string, ErrorObject[]>();
-  for (const error of errors) {
-    const group = groups.get(error.instancePath);
-    if (group === undefined) groups.set(error.instancePath, [error]);
+  // Pointers that have a deeper error under them (each error adds its ancestors: linear in the pointers' length).
+  const enclosing = new Set<string>();
+  for (const error of errors.slice(0, MAX_META_ERRORS)) {
+    const path = error.instancePath;
+    const group = groups.get(path);
+    if (group === undefined) groups.set(path, [error]);
     else group.push(error);
+    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+      const ancestor = path.slice(0, slash);
+      if (enclosing.has(ancestor)) break;
+      enclosing.add(ancestor);
+    }
+    if (path !== "") enclosing.add("");
   }
-  const paths = [...groups.keys()];
   const issues: Issue[] = [];
   for (const [path, group] of groups) {
     // A group with a deeper group under it is the noise of an enclosing alternative (anyOf of string or array).
-    if (paths.some((other) => other !== path && other.startsWith(`${path}/`))) continue;
+    if (enclosing.has(path)) continue;
     const first =
       group.find((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf") ?? (group[0] as ErrorObject);
     issues.push({
@@ -157,7 +171,7 @@ function withoutInvalidKeywords(
 ): { copy: Record<string, unknown>; touched: Set<string> } {
   const copy = structuredClone(body);
   const touched = new Set<string>();
-  for (const error of errors) {
+  for (const error of errors.slice(0, MAX_META_ERRORS)) {
     const tokens = parsePointer(error.instancePath) ?? [];
     while (tokens.length > 0 && /^\d+$/.test(tokens[tokens.length - 1] as string)) tokens.pop();
     const key = tokens.pop();

@@ -273,6 +273,16 @@ describe("bounded on hostile schemas", () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it("a schema with 20,000 invalid keyword values gives at most 100 issues, quickly", () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) properties[`p${i}`] = { type: "strng", minimum: "0" };
+    const started = performance.now();
+    const issues = issuesOf({ type: "object", properties });
+    expect(issues.length).toBe(100);
+    expect(issues[0]?.path).toBe("/input_schema/properties/p0/type");
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it("a deeply nested schema answers with issues or a validator, never a throw", () => {
     let node: Record<string, unknown> = { type: "string", formatt: "x" };
     for (let i = 0; i < 3000; i++) node = { type: "object", properties: { a: node } };
@@ -282,7 +292,10 @@ describe("bounded on hostile schemas", () => {
   });
 
   it("formats declared while diagnosing never make the strict compile accept an unknown format", () => {
-    const withFormat = (format: string) => ({ type: "object", properties: { a: { type: "string", format } } });
+    const withFormat = (format: string) => ({
+      type: "object",
+      properties: { a: { type: "string", format } },
+    });
     for (let i = 0; i < 300; i++) {
       const first = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
       expect(first.ok).toBe(false);
