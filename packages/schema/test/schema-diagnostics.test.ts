@@ -171,6 +171,20 @@ describe("all strict-mode violations at once", () => {
     ]);
   });
 
+  it("a local $ref to nothing is reported at the $ref, with Ajv's wording and a hint", () => {
+    const issues = issuesOf({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
+    expect(issues).toEqual([
+      {
+        code: "schema_unsupported",
+        message: expect.stringMatching(
+          /^unsupported tool schema: arguments of demo: can't resolve reference #\/\$defs\/missing/,
+        ),
+        path: "/input_schema/properties/a/$ref",
+        hint: 'nothing exists at #/$defs/missing: define the schema there (for example under "$defs") or fix the pointer',
+      },
+    ]);
+  });
+
   it("an unreferenced definition is not compiled, exactly as Ajv does", () => {
     expect(
       safeCompileObjectSchema({ type: "object", $defs: { unused: { bogus: 1 } } }, { name: label }).ok,
