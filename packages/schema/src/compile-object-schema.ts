@@ -3,10 +3,11 @@ import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import { type Dialect, detectDialect } from "./dialect.js";
 import { ContractError, type Issue, thrownMessage } from "./issue.js";
+import { metaSchemaIssues } from "./meta-schema-issues.js";
 import { metaSchemaErrors } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
-import { metaFailureIssues, metaSchemaIssues, strictCompileIssues } from "./schema-diagnostics.js";
+import { metaFailureIssues, strictCompileIssues } from "./schema-diagnostics.js";
 
 /** A compiled object schema: validates values and reports every violation as an issue. */
 export interface ObjectValidator {

@@ -1,14 +1,15 @@
 import type { Ajv as AjvCore, ErrorObject } from "ajv";
 import { createAjv, type Dialect } from "./ajv.js";
+import { sortByDocumentOrder } from "./document-order.js";
 import { type Issue, thrownMessage } from "./issue.js";
+import { MAX_META_ERRORS, metaSchemaIssues } from "./meta-schema-issues.js";
 import { nearestName } from "./nearest-name.js";
 import { isPlainObject } from "./plain-object.js";
-import { escapePointerToken, parsePointer } from "./pointer.js";
+import { escapePointerToken, parsePointer, valueAtPointer } from "./pointer.js";
 import { knownFormats, schemaKeywords } from "./schema-vocabulary.js";
 import {
   MAX_SCHEMA_FINDINGS,
   type StrictFinding,
-  typeNameHint,
   unionTypeHint,
   unknownFormatHint,
   unknownKeywordHint,
@@ -18,88 +19,9 @@ import {
 /** How many times a diagnostic compile is retried after Ajv stops on an unknown format the walk did not see. */
 const MAX_FORMAT_RETRIES = 32;
 
-/**
- * How many meta-schema errors are diagnosed (Ajv reports every one; the issues are capped at `MAX_SCHEMA_FINDINGS`
- * anyway, and a hostile schema can have hundreds of thousands).
- */
-const MAX_META_ERRORS = 1000;
-
 /** The hint of an issue no finer diagnosis covers. */
 const GENERIC_HINT =
   "this schema must compile under JSON Schema strict mode (tool-api.md §3.3); fix the keyword named in the message";
-
-/**
- * Every meta-schema error of a schema as `schema_unsupported` issues, one per offending keyword value (the deepest
- * pointer of each group of errors), each at the keyword's pointer with the validator's wording
- * (`schema is invalid: data/... <message>`) and a hint. `root` is the schema the errors are about.
- */
-export function metaSchemaIssues(
-  errors: readonly ErrorObject[],
-  root: unknown,
-  label: string,
-  at: string,
-): Issue[] {
-  const groups = new Map<string, ErrorObject[]>();
-  // Pointers that have a deeper error under them (each error adds its ancestors: linear in the pointers' length).
-  const enclosing = new Set<string>();
-  for (const error of errors.slice(0, MAX_META_ERRORS)) {
-    const path = error.instancePath;
-    const group = groups.get(path);
-    if (group === undefined) groups.set(path, [error]);
-    else group.push(error);
-    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
-      const ancestor = path.slice(0, slash);
-      if (enclosing.has(ancestor)) break;
-      enclosing.add(ancestor);
-    }
-    if (path !== "") enclosing.add("");
-  }
-  const issues: Issue[] = [];
-  for (const [path, group] of groups) {
-    // A group with a deeper group under it is the noise of an enclosing alternative (anyOf of string or array).
-    if (enclosing.has(path)) continue;
-    const first =
-      group.find((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf") ?? (group[0] as ErrorObject);
-    issues.push({
-      code: "schema_unsupported",
-      message: `unsupported tool schema: ${label}: schema is invalid: data${path} ${first.message ?? "is invalid"}`,
-      path: at + path,
-      hint: metaHint(path, first, root),
-    });
-    if (issues.length >= MAX_SCHEMA_FINDINGS) break;
-  }
-  return issues;
-}
-
-function metaHint(path: string, error: ErrorObject, root: unknown): string {
-  const tokens = parsePointer(path) ?? [];
-  const last = tokens[tokens.length - 1];
-  const parent = tokens[tokens.length - 2];
-  const value = valueAt(root, tokens);
-  if (last === "type") return typeNameHint(value);
-  if (parent === "type" && /^\d+$/.test(last ?? "")) return typeNameHint(value);
-  if (last === "required" || parent === "required") {
-    return `"required" is a list of distinct property names, such as ["path"]`;
-  }
-  if (error.message === "must be object,boolean" || error.message === "must be object") {
-    return last === undefined
-      ? "a schema must be a JSON object"
-      : `the value of "${last}" must be a schema (a JSON object such as { "type": "string" }, or true/false)`;
-  }
-  return last === undefined
-    ? `the schema ${error.message}`
-    : `the value of "${last}" ${error.message ?? "is invalid"}`;
-}
-
-function valueAt(root: unknown, tokens: readonly string[]): unknown {
-  let node = root;
-  for (const token of tokens) {
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isPlainObject(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
-    else return undefined;
-  }
-  return node;
-}
 
 /**
  * Diagnoses a schema that passed the meta-schema check but that Ajv's strict compile refused with `thrown`:
@@ -176,7 +98,7 @@ function withoutInvalidKeywords(
     while (tokens.length > 0 && /^\d+$/.test(tokens[tokens.length - 1] as string)) tokens.pop();
     const key = tokens.pop();
     if (key === undefined) continue;
-    const parent = valueAt(copy, tokens);
+    const parent = valueAtPointer(copy, tokens);
     if (!isPlainObject(parent) || !Object.hasOwn(parent, key)) continue;
     delete parent[key];
     touched.add(tokens.map((t) => `/${escapePointerToken(t)}`).join(""));
@@ -236,43 +158,6 @@ function toIssues(found: readonly StrictFinding[], label: string): Issue[] {
 function parentPointer(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "" : path.slice(0, slash);
-}
-
-/**
- * Sorts issues by where their pointers lead in `root` (the schema at pointer `at`): by key order, then array index,
- * an ancestor before its descendants; a pointer that leaves the document sorts after its last existing ancestor.
- * The sort is stable.
- */
-export function sortByDocumentOrder(issues: Issue[], root: unknown, at: string): Issue[] {
-  const keyOf = (path: string | undefined): number[] => {
-    const tokens = path?.startsWith(at) ? (parsePointer(path.slice(at.length)) ?? []) : [];
-    const key: number[] = [];
-    let node = root;
-    for (const token of tokens) {
-      if (Array.isArray(node)) {
-        key.push(Number(token));
-        node = node[Number(token)];
-      } else if (isPlainObject(node)) {
-        const index = Object.keys(node).indexOf(token);
-        key.push(index < 0 ? Number.MAX_SAFE_INTEGER : index);
-        node = index < 0 ? undefined : node[token];
-      } else {
-        key.push(Number.MAX_SAFE_INTEGER);
-        node = undefined;
-      }
-    }
-    return key;
-  };
-  const keyed = issues.map((issue, order) => ({ issue, order, key: keyOf(issue.path) }));
-  keyed.sort((a, b) => {
-    const n = Math.min(a.key.length, b.key.length);
-    for (let i = 0; i < n; i++) {
-      const d = (a.key[i] as number) - (b.key[i] as number);
-      if (d !== 0) return d;
-    }
-    return a.key.length - b.key.length || a.order - b.order;
-  });
-  return keyed.map((k) => k.issue);
 }
 
 /** Unknown format names a cached diagnostic instance may accumulate before it is replaced by a fresh one. */
@@ -463,7 +348,7 @@ function rebase(
 /** The value at a pointer relative to the schema root (`""` is the root), or undefined. */
 function nodeAt(body: Record<string, unknown>, rel: string | undefined): unknown {
   const tokens = rel === undefined ? undefined : parsePointer(rel);
-  return tokens === undefined ? undefined : valueAt(body, tokens);
+  return tokens === undefined ? undefined : valueAtPointer(body, tokens);
 }
 
 /** Ajv's schema-path fragment (`/properties/a%20b`) as a JSON Pointer; undefined when it is not one. */
