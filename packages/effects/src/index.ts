@@ -39,6 +39,7 @@ export {
   safeParsePatch,
 } from "./parse-patch.js";
 export { PATCH_CODES, type PatchCode, PatchError } from "./patch-error.js";
+export { MAX_PATCH_HINT_EXCERPT, patchHint } from "./patch-hints.js";
 export {
   type EffectsDescriptor,
   type EffectsValidator,
@@ -48,6 +49,7 @@ export {
   prepareEffects,
 } from "./prepare-effects.js";
 export { validateWriteFileArgs } from "./validate-write-file-args.js";
+export { writeFileArgsHint } from "./write-file-args-hint.js";
 export {
   MAX_WRITE_OPERATIONS,
   WRITE_FILE_INPUT_SCHEMA,

@@ -2,6 +2,7 @@ import { utf8Bytes } from "@raw/schema";
 import { MAX_PATCH_BYTES, MAX_PATCH_TARGETS } from "./limits.js";
 import { normalizePath } from "./normalize-path.js";
 import { type PatchCode, PatchError } from "./patch-error.js";
+import { patchHint } from "./patch-hints.js";
 import { scannedPatch } from "./patch-scan-cache.js";
 
 /** The kind of a hunk line: context (`" "`), insertion (`"+"`) or deletion (`"-"`). */
@@ -184,6 +185,8 @@ interface ScannedSection {
 export interface ScannedPatch {
   readonly sections: readonly ScannedSection[];
   readonly failure: PatchCode | undefined;
+  /** Where the line of the failure starts, when the failure is about one line (for `patchHint`). */
+  readonly failureAt: number | undefined;
 }
 
 const EMPTY_LIST: readonly never[] = Object.freeze([]);
@@ -193,9 +196,11 @@ export function scanPatch(text: string): ScannedPatch {
   const sections: ScannedSection[] = [];
   try {
     scanInto(text, sections);
-    return { sections: Object.freeze(sections), failure: undefined };
+    return { sections: Object.freeze(sections), failure: undefined, failureAt: undefined };
   } catch (error) {
-    if (error instanceof PatchError) return { sections: Object.freeze(sections), failure: error.code };
+    if (error instanceof PatchError) {
+      return { sections: Object.freeze(sections), failure: error.code, failureAt: error.offset };
+    }
     throw error;
   }
 }
@@ -241,7 +246,7 @@ function scanInto(text: string, sections: ScannedSection[]): void {
     const end = lineEnd(text, pos, nl);
     let kind: PatchChangeKind;
     let restStart: number;
-    if (text.charCodeAt(pos) !== STAR) throw new PatchError("patch_invalid_header");
+    if (text.charCodeAt(pos) !== STAR) throw new PatchError("patch_invalid_header", pos);
     if (text.startsWith(ADD_FILE, pos)) {
       kind = "add";
       restStart = pos + ADD_FILE.length;
@@ -252,9 +257,9 @@ function scanInto(text: string, sections: ScannedSection[]): void {
       kind = "delete";
       restStart = pos + DELETE_FILE.length;
     } else {
-      throw new PatchError("patch_invalid_header");
+      throw new PatchError("patch_invalid_header", pos);
     }
-    if (!isHeaderRest(text, restStart, end)) throw new PatchError("patch_invalid_header");
+    if (!isHeaderRest(text, restStart, end)) throw new PatchError("patch_invalid_header", pos);
     const section: ScannedSection = {
       kind,
       rawPath: text.slice(restStart, end),
@@ -341,7 +346,14 @@ export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPa
     }
     changes.push(change);
   }
-  if (scanned.failure !== undefined) throw new PatchError(scanned.failure);
+  if (scanned.failure !== undefined) {
+    // The error path only: a hint for a line written in another patch format (patch-hints.ts).
+    throw new PatchError(
+      scanned.failure,
+      scanned.failureAt,
+      patchHint(text, scanned.failure, scanned.failureAt),
+    );
+  }
   return changes;
 }
 
@@ -386,7 +398,7 @@ function scanHunks(text: string, pos: number, bodyEnd: number, out: number[]): n
     }
     out.push(first, last, 0);
   }
-  if (out.length === 0) throw new PatchError("patch_missing_hunk");
+  if (out.length === 0) throw new PatchError("patch_missing_hunk", pos);
   return pos;
 }
 

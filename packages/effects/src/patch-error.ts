@@ -29,12 +29,22 @@ export const PATCH_CODES: readonly PatchCode[] = Object.freeze([
   "patch_conflicting_targets",
 ]);
 
-/** A patch parse failure: a `ContractError` whose `code` is a `patch_*` code and whose `message` is that code. */
+/**
+ * A patch parse failure: a `ContractError` whose `code` is a `patch_*` code and whose `message` is that code.
+ * `offset` is where the offending line starts in the patch text, when the parser knows it; `hint` is one line a
+ * model can act on (what to write instead, effects.md §7), present when the offending line shows what was meant
+ * (`patchHint`). Both are guidance beside the contract: `code`, `message` and `issues` never depend on them, and
+ * they are not enumerable (like `message`), so the error compares and serializes as before.
+ */
 export class PatchError extends ContractError {
   declare readonly code: PatchCode;
+  declare readonly offset: number | undefined;
+  declare readonly hint: string | undefined;
 
-  constructor(code: PatchCode) {
+  constructor(code: PatchCode, offset?: number, hint?: string) {
     super(code, code);
     this.name = "PatchError";
+    Object.defineProperty(this, "offset", { value: offset, enumerable: false });
+    Object.defineProperty(this, "hint", { value: hint, enumerable: false });
   }
 }

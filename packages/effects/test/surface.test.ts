@@ -11,6 +11,7 @@ it("pins the public export names", () => {
       "MAX_FILE_EFFECTS",
       "MAX_MATCHING_VISITS",
       "MAX_PATCH_BYTES",
+      "MAX_PATCH_HINT_EXCERPT",
       "MAX_PATCH_TARGETS",
       "MAX_SOURCE_BYTES",
       "MAX_STAGED_BYTES",
@@ -26,9 +27,11 @@ it("pins the public export names", () => {
       "describeWriteFileEffects",
       "normalizePath",
       "parsePatch",
+      "patchHint",
       "prepareEffects",
       "safeParsePatch",
       "validateWriteFileArgs",
+      "writeFileArgsHint",
     ]
   `);
 });

@@ -23,7 +23,8 @@ const APPEND_ERRORS =
   "const rawAppendErrors = (target, source) => { if (target === source) return target.concat(source); " +
   "for (let i = 0; i < source.length; i++) target.push(source[i]); return target; };\n";
 
-function linearErrorMerge(code: string): string {
+/** Rewrites Ajv's generated code so that merged `$ref` errors are appended in place (see `ERROR_CONCAT`). */
+export function linearErrorMerge(code: string): string {
   if (!code.includes("vErrors.concat(")) return code;
   return APPEND_ERRORS + code.replace(ERROR_CONCAT, "rawAppendErrors(vErrors, $1)");
 }

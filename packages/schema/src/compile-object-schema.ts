@@ -3,9 +3,11 @@ import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
 import { type Dialect, detectDialect } from "./dialect.js";
 import { ContractError, type Issue, thrownMessage } from "./issue.js";
-import { compileWithMetaCheck } from "./meta-validators.js";
+import { metaSchemaIssues } from "./meta-schema-issues.js";
+import { metaSchemaErrors } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
+import { metaFailureIssues, strictCompileIssues } from "./schema-diagnostics.js";
 
 /** A compiled object schema: validates values and reports every violation as an issue. */
 export interface ObjectValidator {
@@ -170,22 +172,36 @@ function compileChecked(
   }
   if (issues.length > 0 || dialect === undefined) return { ok: false, issues };
 
+  const profile = options.profile ?? "strict";
+  // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
+  const { $schema: _declared, ...body } = schema;
+  const metaErrors = metaSchemaErrors(dialect, body);
+  if (metaErrors.length > 0) {
+    // Every invalid keyword value at its own pointer; the strict diagnosis adds what else it finds in the same run.
+    return {
+      ok: false,
+      issues:
+        profile === "strict"
+          ? metaFailureIssues(body, dialect, label, at, metaErrors, hasId)
+          : metaSchemaIssues(metaErrors, body, label, at),
+    };
+  }
   let fn: ValidateFunction;
   try {
-    const ajv = ajvFor(dialect, options.profile ?? "strict", hasId);
-    // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
-    const { $schema: _declared, ...body } = schema;
-    fn = compileWithMetaCheck(ajv, dialect, body);
+    fn = ajvFor(dialect, profile, hasId).compile(body);
   } catch (error) {
     return {
       ok: false,
-      issues: [
-        {
-          code: "schema_unsupported",
-          message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
-          path: at,
-        },
-      ],
+      issues:
+        profile === "strict"
+          ? strictCompileIssues(body, dialect, label, at, error, hasId)
+          : [
+              {
+                code: "schema_unsupported",
+                message: `unsupported tool schema: ${label}: ${thrownMessage(error)}`,
+                path: at,
+              },
+            ],
     };
   }
   return { ok: true, validator: makeValidator(schema, dialect, fn) };

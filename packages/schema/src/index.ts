@@ -23,5 +23,6 @@ export { isObjectRecord, isPlainObject } from "./plain-object.js";
 export { escapePointerToken, parsePointer, pointer, unescapePointerToken } from "./pointer.js";
 export { CONTRACT_SCHEMA_DIALECT, SCHEMA_ID_BASE, serializeJsonSchema } from "./serialize-schema.js";
 export { type JsonSnapshot, type SnapshotJsonOptions, snapshotJson } from "./snapshot-json.js";
+export { MAX_SCHEMA_FINDINGS, MAX_SCHEMA_WALK_NODES } from "./strict-schema-walk.js";
 export { codePoints, truncateUtf8, utf8Bytes } from "./text.js";
 export { compileContractSchema, validateWith } from "./validate-with.js";

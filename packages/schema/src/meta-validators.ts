@@ -1,4 +1,4 @@
-import type { Ajv as AjvCore, ValidateFunction } from "ajv";
+import type { Ajv as AjvCore, ErrorObject, ValidateFunction } from "ajv";
 import type { Dialect } from "./ajv.js";
 import validate201909 from "./meta/2019-09.js";
 import validate202012 from "./meta/2020-12.js";
@@ -18,4 +18,14 @@ export function compileWithMetaCheck(ajv: AjvCore, dialect: Dialect, schema: obj
   const meta = META[dialect];
   if (!meta(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(meta.errors)}`);
   return ajv.compile(schema);
+}
+
+/** The meta-schema errors of `schema` in `dialect` (all of them), or an empty list when it is a valid schema. */
+export function metaSchemaErrors(dialect: Dialect, schema: object): ErrorObject[] {
+  const meta = META[dialect];
+  try {
+    return meta(schema) ? [] : [...(meta.errors ?? [])];
+  } finally {
+    meta.errors = null;
+  }
 }

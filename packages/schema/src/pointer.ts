@@ -1,3 +1,5 @@
+import { isPlainObject } from "./plain-object.js";
+
 /** Escapes one JSON Pointer (RFC 6901) reference token: `~` becomes `~0`, `/` becomes `~1`. */
 export function escapePointerToken(token: string | number): string {
   return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
@@ -13,6 +15,17 @@ export function pointer(...tokens: Array<string | number>): string {
   let out = "";
   for (const token of tokens) out += `/${escapePointerToken(token)}`;
   return out;
+}
+
+/** The value reached from `root` by decoded reference `tokens` (own properties of plain objects, array indexes). */
+export function valueAtPointer(root: unknown, tokens: readonly string[]): unknown {
+  let node = root;
+  for (const token of tokens) {
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isPlainObject(node)) node = Object.hasOwn(node, token) ? node[token] : undefined;
+    else return undefined;
+  }
+  return node;
 }
 
 /** Splits a JSON Pointer into decoded reference tokens (`""` gives `[]`); returns undefined for a malformed pointer. */

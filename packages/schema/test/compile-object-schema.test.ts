@@ -122,41 +122,61 @@ describe("compile rules (tool-api.md §3.1)", () => {
   });
 
   it.each([
-    ["an unknown keyword", { type: "object", propertys: {} }, "unknown keyword"],
+    ["an unknown keyword", { type: "object", propertys: {} }, "unknown keyword", "/propertys", "properties"],
     [
       "a required entry with no declared property",
       { type: "object", required: ["a"], properties: {} },
       "required",
+      "/required/0",
+      'declare "a" in "properties"',
     ],
     [
       "object keywords without type object",
       { type: "object", properties: { a: { properties: { b: { type: "string" } } } } },
       "strict mode",
+      "/properties/a/properties",
+      '"type": "object"',
     ],
-    ["a union type", { type: "object", properties: { a: { type: ["string", "number"] } } }, "union"],
+    [
+      "a union type",
+      { type: "object", properties: { a: { type: ["string", "number"] } } },
+      "union",
+      "/properties/a/type",
+      '"anyOf": [{ "type": "string" }, { "type": "number" }]',
+    ],
     [
       "an unknown format",
       { type: "object", properties: { a: { type: "string", format: "colour" } } },
       "unknown format",
+      "/properties/a/format",
+      "known formats: date, time, date-time",
     ],
     [
       "a tuple without bounds",
       { type: "object", properties: { a: { type: "array", prefixItems: [{ type: "string" }] } } },
       "strict",
+      "/properties/a/prefixItems",
+      '"minItems": 1',
     ],
     [
       "an invalid keyword value",
       { type: "object", properties: { a: { type: "strin" } } },
       "schema is invalid",
+      "/properties/a/type",
+      'did you mean "string"?',
     ],
-  ])("step 5: %s fails to compile with the validator's message appended", (_name, schema, fragment) => {
-    const issues = issuesOf(schema, "/input_schema");
-    expect(issues).toHaveLength(1);
-    expect(issues[0]?.code).toBe("schema_unsupported");
-    expect(issues[0]?.path).toBe("/input_schema");
-    expect(issues[0]?.message.startsWith(`unsupported tool schema: ${label}: `)).toBe(true);
-    expect(issues[0]?.message).toContain(fragment);
-  });
+  ])(
+    "step 5: %s fails to compile with the validator's message appended, at the keyword, with a hint",
+    (_name, schema, fragment, keyword, hint) => {
+      const issues = issuesOf(schema, "/input_schema");
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.code).toBe("schema_unsupported");
+      expect(issues[0]?.path).toBe(`/input_schema${keyword}`);
+      expect(issues[0]?.message.startsWith(`unsupported tool schema: ${label}: `)).toBe(true);
+      expect(issues[0]?.message).toContain(fragment);
+      expect(issues[0]?.hint).toContain(hint);
+    },
+  );
 
   it("accepts annotations, a nullable pair, formats and a branch type given by the enclosing schema", () => {
     const result = compile({

@@ -7,6 +7,8 @@ it("pins the public export names", () => {
       "CONTRACT_SCHEMA_DIALECT",
       "ContractError",
       "DISPLAY_ESCAPED_RANGES",
+      "MAX_SCHEMA_FINDINGS",
+      "MAX_SCHEMA_WALK_NODES",
       "SCHEMA_ID_BASE",
       "SCHEMA_VIOLATION",
       "codePoints",

@@ -1,0 +1,331 @@
+/**
+ * Issue 13 item 2 — every strict-mode violation of a schema in one run, each `schema_unsupported` issue at the
+ * pointer of its offending keyword, with the validator's wording appended to the contract message and a hint.
+ */
+import { describe, expect, it } from "vitest";
+import { compileObjectSchema, type Issue, safeCompileObjectSchema } from "../src/index.js";
+
+const label = "arguments of demo";
+const PREFIX = `unsupported tool schema: ${label}: `;
+const issuesOf = (schema: unknown, pointer = "/input_schema"): Issue[] => {
+  const result = safeCompileObjectSchema(schema, { name: label, pointer });
+  return result.ok ? [] : result.issues;
+};
+const rows = (issues: Issue[]) => issues.map((i) => [i.path, i.message.slice(PREFIX.length), i.hint]);
+
+describe("all strict-mode violations at once", () => {
+  it("reports ten planted mistakes of one schema in one run, in document order, each at its keyword", () => {
+    const schema = {
+      type: "object",
+      requried: ["path"],
+      properties: {
+        path: { type: "string", format: "file-path" },
+        mode: { type: ["boolean", "string"] },
+        when: { type: "string", format: "date-tme" },
+        tags: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] },
+        options: { properties: { force: { type: "boolean" } } },
+        size: { type: "string", minimum: 0 },
+        name: { type: "string", maxLenght: 64 },
+        pick: { if: { type: "string" } },
+      },
+      required: ["path", "nmae"],
+    };
+    expect(rows(issuesOf(schema))).toEqual([
+      ["/input_schema/requried", 'strict mode: unknown keyword: "requried"', 'did you mean "required"?'],
+      [
+        "/input_schema/properties/path/format",
+        'unknown format "file-path" ignored in schema at path "#/properties/path"',
+        expect.stringMatching(/^known formats: date, time, date-time, .*uri.*; or remove "format"/),
+      ],
+      [
+        "/input_schema/properties/mode/type",
+        'strict mode: use allowUnionTypes to allow union type keyword at "#/properties/mode" (strictTypes)',
+        'write "anyOf": [{ "type": "boolean" }, { "type": "string" }] instead; a "type" list is accepted only as one type paired with "null", such as ["string", "null"]',
+      ],
+      [
+        "/input_schema/properties/when/format",
+        'unknown format "date-tme" ignored in schema at path "#/properties/when"',
+        expect.stringMatching(/^did you mean "date-time"\? known formats: date, /),
+      ],
+      [
+        "/input_schema/properties/tags/prefixItems",
+        'strict mode: "prefixItems" is 2-tuple, but minItems or maxItems/items are not specified or different at path "#/properties/tags"',
+        expect.stringContaining('needs "minItems": 2 and either "maxItems": 2 or "items": false'),
+      ],
+      [
+        "/input_schema/properties/options/properties",
+        'strict mode: missing type "object" for keyword "properties" at "#/properties/options" (strictTypes)',
+        expect.stringContaining('add "type": "object" to this schema'),
+      ],
+      [
+        "/input_schema/properties/size/minimum",
+        'strict mode: missing type "number" for keyword "minimum" at "#/properties/size" (strictTypes)',
+        expect.stringContaining('"minimum" applies to number values only: add "type": "number"'),
+      ],
+      [
+        "/input_schema/properties/name/maxLenght",
+        'strict mode: unknown keyword: "maxLenght"',
+        'did you mean "maxLength"?',
+      ],
+      [
+        "/input_schema/properties/pick/if",
+        'strict mode: "if" without "then" and "else" is ignored',
+        'add "then" and/or "else" beside "if", or remove "if"',
+      ],
+      [
+        "/input_schema/required/1",
+        'strict mode: required property "nmae" is not defined at "#" (strictRequired)',
+        'did you mean "name"? Every name in "required" must be declared in "properties" beside it',
+      ],
+    ]);
+  });
+
+  it("reports invalid keyword values (meta-schema) each at its keyword, together with the strict findings", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: {
+        a: { type: "strng" },
+        b: { type: ["boolean", "nul"] },
+        c: { type: "integer", minimum: "0", descripton: "x" },
+        d: { type: "array", items: 5 },
+      },
+      required: "a",
+    });
+    expect(rows(issues)).toEqual([
+      [
+        "/input_schema/properties/a/type",
+        "schema is invalid: data/properties/a/type must be equal to one of the allowed values",
+        'did you mean "string"? JSON Schema types are "string", "number", "integer", "boolean", "object", "array", "null"',
+      ],
+      [
+        "/input_schema/properties/b/type/1",
+        "schema is invalid: data/properties/b/type/1 must be equal to one of the allowed values",
+        expect.stringMatching(/^did you mean "null"\? JSON Schema types are/),
+      ],
+      [
+        "/input_schema/properties/c/minimum",
+        "schema is invalid: data/properties/c/minimum must be number",
+        'the value of "minimum" must be number',
+      ],
+      [
+        "/input_schema/properties/c/descripton",
+        'strict mode: unknown keyword: "descripton"',
+        'did you mean "description"?',
+      ],
+      [
+        "/input_schema/properties/d/items",
+        "schema is invalid: data/properties/d/items must be object,boolean",
+        'the value of "items" must be a schema (a JSON object such as { "type": "string" }, or true/false)',
+      ],
+      [
+        "/input_schema/required",
+        "schema is invalid: data/required must be array",
+        '"required" is a list of distinct property names, such as ["path"]',
+      ],
+    ]);
+  });
+
+  it("an invalid keyword value does not hide the context checks (strictTypes, strictRequired) of the rest", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: {
+        count: { type: "strng", minLength: 1 },
+        opts: { properties: { force: { type: "boolean" } } },
+      },
+      required: ["count", "lien"],
+    });
+    expect(issues.map((i) => [i.path, i.message.slice(PREFIX.length)])).toEqual([
+      [
+        "/input_schema/properties/count/type",
+        "schema is invalid: data/properties/count/type must be equal to one of the allowed values",
+      ],
+      [
+        "/input_schema/properties/opts/properties",
+        'strict mode: missing type "object" for keyword "properties" at "#/properties/opts" (strictTypes)',
+      ],
+      [
+        "/input_schema/required/1",
+        'strict mode: required property "lien" is not defined at "#" (strictRequired)',
+      ],
+    ]);
+  });
+
+  it("reaches $ref targets and reports a violation inside a definition at the definition's pointer", () => {
+    const issues = issuesOf(
+      {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/item" }, b: { $ref: "#/$defs/item" } },
+        $defs: {
+          item: { type: "object", properties: { n: { type: "number", exclusiveMinimun: 0 } } },
+          unused: {},
+        },
+      },
+      "",
+    );
+    expect(rows(issues)).toEqual([
+      [
+        "/$defs/item/properties/n/exclusiveMinimun",
+        'strict mode: unknown keyword: "exclusiveMinimun"',
+        'did you mean "exclusiveMinimum"?',
+      ],
+    ]);
+  });
+
+  it("a local $ref to nothing is reported at the $ref, with Ajv's wording and a hint", () => {
+    const issues = issuesOf({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
+    expect(issues).toEqual([
+      {
+        code: "schema_unsupported",
+        message: expect.stringMatching(
+          /^unsupported tool schema: arguments of demo: can't resolve reference #\/\$defs\/missing/,
+        ),
+        path: "/input_schema/properties/a/$ref",
+        hint: 'nothing exists at #/$defs/missing: define the schema there (for example under "$defs") or fix the pointer',
+      },
+    ]);
+  });
+
+  it("an unreferenced definition is not compiled, exactly as Ajv does", () => {
+    expect(
+      safeCompileObjectSchema({ type: "object", $defs: { unused: { bogus: 1 } } }, { name: label }).ok,
+    ).toBe(true);
+  });
+
+  it("uses each dialect's own tuple spelling and vocabulary", () => {
+    const draft07 = "http://json-schema.org/draft-07/schema#";
+    expect(
+      rows(
+        issuesOf({
+          $schema: draft07,
+          type: "object",
+          properties: {
+            t: { type: "array", items: [{ type: "string" }] },
+            u: { type: "array", prefixItems: [] },
+          },
+        }),
+      ),
+    ).toEqual([
+      [
+        "/input_schema/properties/t/items",
+        'strict mode: "items" is 1-tuple, but minItems or maxItems/additionalItems are not specified or different at path "#/properties/t"',
+        expect.stringContaining('"additionalItems": false'),
+      ],
+      [
+        "/input_schema/properties/u/prefixItems",
+        'strict mode: unknown keyword: "prefixItems"',
+        expect.stringContaining('"prefixItems" is not a JSON Schema draft-07 keyword'),
+      ],
+    ]);
+  });
+
+  it("a required name that is declared elsewhere gets the nearest declared name, positioned at its entry", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: { path: { type: "string" }, content: { type: "string" } },
+      required: ["path", "contnet"],
+    });
+    expect(issues.map((i) => [i.path, i.hint])).toEqual([
+      [
+        "/input_schema/required/1",
+        'did you mean "content"? Every name in "required" must be declared in "properties" beside it',
+      ],
+    ]);
+  });
+
+  it("a context type conflict and a property matching a pattern are positioned with a hint", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: { s: { type: "string", anyOf: [{ type: "number" }] } },
+      patternProperties: { "^s": { type: "string" } },
+    });
+    expect(issues.map((i) => [i.path, i.message.slice(PREFIX.length)])).toEqual([
+      [
+        "/input_schema/properties/s/anyOf/0/type",
+        'strict mode: type "number" not allowed by context "string" at "#/properties/s/anyOf/0" (strictTypes)',
+      ],
+      [
+        "/input_schema/patternProperties/^s",
+        "strict mode: property s matches pattern ^s (use allowMatchingProperties)",
+      ],
+    ]);
+    expect(issues.every((i) => (i.hint ?? "").length > 0)).toBe(true);
+  });
+
+  it("the throwing form carries every issue and names the first one's code", () => {
+    let caught: unknown;
+    try {
+      compileObjectSchema({ type: "object", a: 1, b: 2 }, { name: label });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as { issues: Issue[] }).issues.map((i) => i.path)).toEqual(["/a", "/b"]);
+  });
+
+  it("a key with / and ~ is pointer-escaped in the issue path", () => {
+    expect(
+      issuesOf({ type: "object", properties: { "a/b~c": { type: "string", formt: "uri" } } }, ""),
+    ).toEqual([
+      {
+        code: "schema_unsupported",
+        message: `${PREFIX}strict mode: unknown keyword: "formt"`,
+        path: "/properties/a~1b~0c/formt",
+        hint: 'did you mean "format"?',
+      },
+    ]);
+  });
+});
+
+describe("bounded on hostile schemas", () => {
+  it("a schema with 5,000 unknown keywords gives at most 100 issues, quickly", () => {
+    const schema: Record<string, unknown> = { type: "object" };
+    for (let i = 0; i < 5000; i++) schema[`k${i}`] = i;
+    const started = performance.now();
+    const issues = issuesOf(schema);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.length).toBeLessThanOrEqual(101);
+    expect(issues.every((i) => i.code === "schema_unsupported")).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it("a schema with 20,000 invalid keyword values gives at most 100 issues, quickly", () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) properties[`p${i}`] = { type: "strng", minimum: "0" };
+    const started = performance.now();
+    const issues = issuesOf({ type: "object", properties });
+    expect(issues.length).toBe(100);
+    expect(issues[0]?.path).toBe("/input_schema/properties/p0/type");
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("a deeply nested schema answers with issues or a validator, never a throw", () => {
+    let node: Record<string, unknown> = { type: "string", formatt: "x" };
+    for (let i = 0; i < 3000; i++) node = { type: "object", properties: { a: node } };
+    const result = safeCompileObjectSchema(node, { name: label });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.length).toBeGreaterThan(0);
+  });
+
+  it("formats declared while diagnosing never make the strict compile accept an unknown format", () => {
+    const withFormat = (format: string) => ({
+      type: "object",
+      properties: { a: { type: "string", format } },
+    });
+    for (let i = 0; i < 300; i++) {
+      const first = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
+      expect(first.ok).toBe(false);
+    }
+    for (const i of [0, 150, 299]) {
+      const again = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
+      expect(again.ok).toBe(false);
+      if (!again.ok) expect(again.issues.map((issue) => issue.path)).toEqual(["/properties/a/format"]);
+    }
+  });
+
+  it("a cyclic schema object answers with issues, never a throw", () => {
+    const cyclic: Record<string, unknown> = { type: "object", properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    (cyclic.properties as Record<string, unknown>).bad = { type: "string", foo: 1 };
+    const result = safeCompileObjectSchema(cyclic, { name: label });
+    expect(result.ok).toBe(false);
+  });
+});
