@@ -180,10 +180,12 @@ function compileChecked(
     // Every invalid keyword value at its own pointer; the strict diagnosis adds what else it finds in the same run.
     return {
       ok: false,
-      issues:
+      issues: atSchemaPointer(
         profile === "strict"
           ? metaFailureIssues(body, dialect, label, at, metaErrors, hasId)
           : metaSchemaIssues(metaErrors, body, label, at),
+        at,
+      ),
     };
   }
   let fn: ValidateFunction;
@@ -194,7 +196,7 @@ function compileChecked(
       ok: false,
       issues:
         profile === "strict"
-          ? strictCompileIssues(body, dialect, label, at, error, hasId)
+          ? atSchemaPointer(strictCompileIssues(body, dialect, label, at, error, hasId), at)
           : [
               {
                 code: "schema_unsupported",
@@ -248,4 +250,14 @@ export function compileObjectSchema(schema: unknown, options: CompileObjectSchem
   const result = safeCompileObjectSchema(schema, options);
   if (!result.ok) throw ContractError.fromIssues(result.issues);
   return result.validator;
+}
+
+/**
+ * Compile failures sit at the schema's pointer (`tool-api.md` §3.4); the offending keyword's own pointer, found by
+ * the diagnosis, moves to `keywordPath` so that tools can still show the exact place.
+ */
+function atSchemaPointer(issues: Issue[], at: string): Issue[] {
+  return issues.map((issue) =>
+    issue.path === undefined || issue.path === at ? issue : { ...issue, path: at, keywordPath: issue.path },
+  );
 }

@@ -2,8 +2,10 @@
  * One contract failure: a stable snake_case `code`, a readable `message`, a JSON Pointer `path` where a location
  * exists, and optionally a `hint`: one sentence a person or model can act on (the expected value, the allowed set,
  * "did you mean ...?"). The hint is guidance beside the contract text; `code` and `message` never depend on it.
+ * Schema issues keep the contract's `path` (the schema's pointer, `tool-api.md` §3.4) and add `keywordPath`: the
+ * pointer, in the same document, of the offending keyword inside the schema, so a tool can show the exact place.
  */
-export type Issue = { code: string; message: string; path?: string; hint?: string };
+export type Issue = { code: string; message: string; path?: string; hint?: string; keywordPath?: string };
 
 const BRAND = Symbol.for("raw.contracts.ContractError");
 

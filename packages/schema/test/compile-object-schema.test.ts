@@ -166,12 +166,13 @@ describe("compile rules (tool-api.md §3.1)", () => {
       'did you mean "string"?',
     ],
   ])(
-    "step 5: %s fails to compile with the validator's message appended, at the keyword, with a hint",
+    "step 5: %s fails to compile at the schema pointer with the validator's message appended, the keyword's pointer and a hint",
     (_name, schema, fragment, keyword, hint) => {
       const issues = issuesOf(schema, "/input_schema");
       expect(issues).toHaveLength(1);
       expect(issues[0]?.code).toBe("schema_unsupported");
-      expect(issues[0]?.path).toBe(`/input_schema${keyword}`);
+      expect(issues[0]?.path).toBe("/input_schema");
+      expect(issues[0]?.keywordPath).toBe(`/input_schema${keyword}`);
       expect(issues[0]?.message.startsWith(`unsupported tool schema: ${label}: `)).toBe(true);
       expect(issues[0]?.message).toContain(fragment);
       expect(issues[0]?.hint).toContain(hint);

@@ -11,7 +11,12 @@ const issuesOf = (schema: unknown, pointer = "/input_schema"): Issue[] => {
   const result = safeCompileObjectSchema(schema, { name: label, pointer });
   return result.ok ? [] : result.issues;
 };
-const rows = (issues: Issue[]) => issues.map((i) => [i.path, i.message.slice(PREFIX.length), i.hint]);
+/** The keyword rows of issues that all sit at the schema's pointer (tool-api.md §3.4). */
+const rows = (issues: Issue[]) => {
+  const at = issues[0]?.path ?? "";
+  expect(issues.every((i) => i.path === at && (i.keywordPath ?? "").startsWith(`${at}/`))).toBe(true);
+  return issues.map((i) => [i.keywordPath, i.message.slice(PREFIX.length), i.hint]);
+};
 
 describe("all strict-mode violations at once", () => {
   it("reports ten planted mistakes of one schema in one run, in document order, each at its keyword", () => {
@@ -134,7 +139,7 @@ describe("all strict-mode violations at once", () => {
       },
       required: ["count", "lien"],
     });
-    expect(issues.map((i) => [i.path, i.message.slice(PREFIX.length)])).toEqual([
+    expect(issues.map((i) => [i.keywordPath, i.message.slice(PREFIX.length)])).toEqual([
       [
         "/input_schema/properties/count/type",
         "schema is invalid: data/properties/count/type must be equal to one of the allowed values",
@@ -179,7 +184,8 @@ describe("all strict-mode violations at once", () => {
         message: expect.stringMatching(
           /^unsupported tool schema: arguments of demo: can't resolve reference #\/\$defs\/missing/,
         ),
-        path: "/input_schema/properties/a/$ref",
+        path: "/input_schema",
+        keywordPath: "/input_schema/properties/a/$ref",
         hint: 'nothing exists at #/$defs/missing: define the schema there (for example under "$defs") or fix the pointer',
       },
     ]);
@@ -224,7 +230,7 @@ describe("all strict-mode violations at once", () => {
       properties: { path: { type: "string" }, content: { type: "string" } },
       required: ["path", "contnet"],
     });
-    expect(issues.map((i) => [i.path, i.hint])).toEqual([
+    expect(issues.map((i) => [i.keywordPath, i.hint])).toEqual([
       [
         "/input_schema/required/1",
         'did you mean "content"? Every name in "required" must be declared in "properties" beside it',
@@ -238,7 +244,7 @@ describe("all strict-mode violations at once", () => {
       properties: { s: { type: "string", anyOf: [{ type: "number" }] } },
       patternProperties: { "^s": { type: "string" } },
     });
-    expect(issues.map((i) => [i.path, i.message.slice(PREFIX.length)])).toEqual([
+    expect(issues.map((i) => [i.keywordPath, i.message.slice(PREFIX.length)])).toEqual([
       [
         "/input_schema/properties/s/anyOf/0/type",
         'strict mode: type "number" not allowed by context "string" at "#/properties/s/anyOf/0" (strictTypes)',
@@ -258,7 +264,7 @@ describe("all strict-mode violations at once", () => {
     } catch (error) {
       caught = error;
     }
-    expect((caught as { issues: Issue[] }).issues.map((i) => i.path)).toEqual(["/a", "/b"]);
+    expect((caught as { issues: Issue[] }).issues.map((i) => i.keywordPath)).toEqual(["/a", "/b"]);
   });
 
   it("a key with / and ~ is pointer-escaped in the issue path", () => {
@@ -268,7 +274,8 @@ describe("all strict-mode violations at once", () => {
       {
         code: "schema_unsupported",
         message: `${PREFIX}strict mode: unknown keyword: "formt"`,
-        path: "/properties/a~1b~0c/formt",
+        path: "",
+        keywordPath: "/properties/a~1b~0c/formt",
         hint: 'did you mean "format"?',
       },
     ]);
@@ -293,7 +300,7 @@ describe("bounded on hostile schemas", () => {
     const started = performance.now();
     const issues = issuesOf({ type: "object", properties });
     expect(issues.length).toBe(100);
-    expect(issues[0]?.path).toBe("/input_schema/properties/p0/type");
+    expect(issues[0]?.keywordPath).toBe("/input_schema/properties/p0/type");
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
@@ -317,7 +324,7 @@ describe("bounded on hostile schemas", () => {
     for (const i of [0, 150, 299]) {
       const again = safeCompileObjectSchema(withFormat(`leaky-${i}`), { name: label });
       expect(again.ok).toBe(false);
-      if (!again.ok) expect(again.issues.map((issue) => issue.path)).toEqual(["/properties/a/format"]);
+      if (!again.ok) expect(again.issues.map((issue) => issue.keywordPath)).toEqual(["/properties/a/format"]);
     }
   });
 
