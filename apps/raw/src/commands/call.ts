@@ -3,17 +3,16 @@ import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
-import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { displayLine } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
 import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
 import { callHeader, stepText, traceJson } from "../support/trace.js";
-import { usageOf } from "../support/usage.js";
 
 /** `--cwd`: an existing folder, absolute. */
 export async function sessionCwd(value: string | undefined, cwd: string): Promise<string> {
@@ -75,28 +74,11 @@ function loadedText(folders: readonly LoadedFolder[]): string {
  * with `--state`, interaction requests live in that SQLite file (`@raw/store-sqlite`) and survive a restart.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("call");
-  const args = parseCommandArgs(
-    argv,
-    {
-      args: { type: "string" },
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      tool: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      approve: { type: "string" },
-      format: { type: "string" },
-      state: { type: "string" },
-    },
-    usage,
-    { min: 1, max: 1 },
-  );
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
-  const approveMode = choiceOption(args, "approve", ["yes", "no", "ask"] as const, "ask", usage);
-  const argsValue = stringOption(args, "args");
-  if (argsValue === undefined) throw new UsageError("--args is required", usage);
+  const args = parseCommand("call", argv);
+  const format = stringOption(args, "format") as "text" | "json";
+  const approveMode = stringOption(args, "approve") as "yes" | "no" | "ask";
   const here = cwdOf(io);
-  const callArgs = await jsonOption(argsValue, "args", here, usage);
+  const callArgs = await jsonOption(stringOption(args, "args") as string, "args", here, args.usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let rules: RulesInput = defaultCallRules();

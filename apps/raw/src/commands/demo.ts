@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
 import type { InteractionAdapter } from "@raw/panel";
 import type { ApprovalRequest } from "@raw/tool-api";
-import { parseCommandArgs } from "../support/args.js";
+import { parseCommand } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
@@ -14,7 +14,6 @@ import { compactJson, effectLines, indent } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { openSession } from "../support/session.js";
 import { callHeader, stepText } from "../support/trace.js";
-import { usageOf } from "../support/usage.js";
 
 /** One scripted call: what it shows, the call, and the result code the script expects (none = success). */
 interface Scene {
@@ -149,7 +148,7 @@ const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
  * not end the way the script expects.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs(argv, { web: { type: "boolean" } }, usageOf("demo"), { min: 0, max: 0 });
+  const parsed = parseCommand("demo", argv);
   const started = performance.now();
   const here = process.cwd();
   const rules = await loadRulesFile(join(examplesRoot(), "rules.json"), here);

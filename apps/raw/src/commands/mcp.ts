@@ -12,13 +12,12 @@ import {
   type ToolRegistry,
   type ToolRule,
 } from "@raw/tool-api";
-import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { displayLine } from "../support/present.js";
 import { formatText } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
@@ -26,14 +25,6 @@ export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
 
 /** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
-
-/** Splits `argv` at the first `--`: the options before it, the server command after it. */
-function splitCommand(argv: readonly string[]): { options: string[]; command: string[] } {
-  const end = argv.indexOf("--");
-  return end === -1
-    ? { options: [...argv], command: [] }
-    : { options: argv.slice(0, end), command: argv.slice(end + 1) };
-}
 
 async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<ToolRule[] | undefined> {
   if (path === undefined) return [];
@@ -138,16 +129,10 @@ async function mountCommand(
 }
 
 /** `raw mcp tools [--name n] [--format text|json] -- <server command...>`: the tools and their identities. */
-async function tools(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const { options, command } = splitCommand(argv);
-  const args = parseCommandArgs(options, { name: { type: "string" }, format: { type: "string" } }, usage, {
-    min: 0,
-    max: 0,
-  });
-  if (command.length === 0) throw new UsageError("give the server command after --", usage);
-  const format = stringOption(args, "format") ?? "text";
-  if (format !== "text" && format !== "json") throw new UsageError("--format must be text or json", usage);
+async function tools(args: ParsedCommand, io: CliIo): Promise<number> {
+  const command = args.rest;
+  if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
+  const format = stringOption(args, "format") as "text" | "json";
   const registry = createToolRegistry();
   const mount = await mountCommand(command, registry, stringOption(args, "name"), cwdOf(io));
   try {
@@ -180,28 +165,13 @@ async function tools(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `raw mcp proxy --rules f [--hook dir]... [--name n] [--cwd dir] -- <server command...>` over stdio. */
-async function proxy(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const { options, command } = splitCommand(argv);
-  const args = parseCommandArgs(
-    options,
-    {
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      name: { type: "string" },
-      cwd: { type: "string" },
-      trace: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
-  if (command.length === 0) throw new UsageError("give the server command after --", usage);
+async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
+  const command = args.rest;
+  if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
   const here = cwdOf(io);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath === undefined) throw new UsageError("--rules is required", usage);
-  const rules = await rulesOf(rulesPath, here, io);
+  const rules = await rulesOf(stringOption(args, "rules"), here, io);
   const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
   if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
@@ -258,20 +228,8 @@ async function proxy(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `raw mcp serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--http host:port]`. */
-async function serve(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const args = parseCommandArgs(
-    argv,
-    {
-      tool: { type: "string", multiple: true },
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      http: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
+async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
+  const usage = args.usage;
   const here = cwdOf(io);
   const rules = await rulesOf(stringOption(args, "rules"), here, io);
   const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
@@ -326,12 +284,8 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
 
 /** `raw mcp serve|proxy|tools`: Raw tools over MCP, and Raw rules, hooks and approval in front of MCP servers. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === "serve") return serve(rest, io);
-  if (sub === "proxy") return proxy(rest, io);
-  if (sub === "tools") return tools(rest, io);
-  throw new UsageError(
-    sub === undefined ? "missing subcommand" : `unknown subcommand ${JSON.stringify(sub)}`,
-    usageOf("mcp"),
-  );
+  const args = parseCommand("mcp", argv);
+  if (args.sub === "serve") return serve(args, io);
+  if (args.sub === "proxy") return proxy(args, io);
+  return tools(args, io);
 }

@@ -1,12 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
-import { parseCommandArgs, stringOption } from "../support/args.js";
+import { parseCommand, stringOption } from "../support/args.js";
 import { casesSchemaText } from "../support/cases.js";
 import { displayPath } from "../support/files.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_OK } from "../support/io.js";
 import { displayLine } from "../support/present.js";
-import { usageOf } from "../support/usage.js";
 
 /** The schemas `raw schema` knows: the committed files of the packages (read through their `schemas/*` export). */
 const SCHEMAS = {
@@ -66,16 +65,11 @@ async function makeDir(dir: string): Promise<void> {
  * `**\/hook.json` to theirs (with `--out`, to the written files; otherwise to their `$id` URLs).
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("schema");
-  const args = parseCommandArgs(argv, { out: { type: "string" }, vscode: { type: "boolean" } }, usage, {
-    min: 0,
-    max: 1,
-  });
+  const args = parseCommand("schema", argv);
   const cwd = cwdOf(io);
   const out = stringOption(args, "out");
   const outDir = out === undefined ? undefined : resolve(cwd, out);
   if (args.values.vscode === true) {
-    if (args.positionals.length > 0) throw new UsageError("--vscode takes no schema name", usage);
     if (outDir !== undefined) await makeDir(outDir);
     const schemas = [];
     for (const mapping of EDITOR_MAPPINGS) {
@@ -91,14 +85,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${JSON.stringify({ "json.schemas": schemas }, null, 2)}\n`);
     return EXIT_OK;
   }
-  const name = args.positionals[0];
-  if (name === undefined) throw new UsageError("missing schema name", usage);
-  if (!Object.hasOwn(SCHEMAS, name)) {
-    throw new UsageError(
-      `unknown schema ${JSON.stringify(name)}: use one of ${Object.keys(SCHEMAS).join(", ")}`,
-      usage,
-    );
-  }
+  const name = args.positionals[0] as string;
   if (outDir === undefined) {
     io.stdout.write(await schemaText(name as SchemaName));
     return EXIT_OK;

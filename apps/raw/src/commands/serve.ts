@@ -1,10 +1,9 @@
-import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { formatText } from "../support/report.js";
 import { openStateStore } from "../support/state-store.js";
-import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
 /** Parses `--port`: an integer from 0 to 65535. */
@@ -25,21 +24,8 @@ export async function run(
   io: CliIo,
   options: { signal?: AbortSignal } = {},
 ): Promise<number> {
-  const usage = usageOf("serve");
-  const args = parseCommandArgs(
-    argv,
-    {
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      tool: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      host: { type: "string" },
-      port: { type: "string" },
-      state: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
+  const args = parseCommand("serve", argv);
+  const usage = args.usage;
   const here = cwdOf(io);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
   const port = portOption(stringOption(args, "port"), usage);
@@ -67,7 +53,7 @@ export async function run(
   const statePath = stringOption(args, "state");
   const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
   const { startServe } = await import("../serve/server.js");
-  const host = stringOption(args, "host") ?? "127.0.0.1";
+  const host = stringOption(args, "host") as string;
   let served: Awaited<ReturnType<typeof startServe>>;
   try {
     served = await startServe({

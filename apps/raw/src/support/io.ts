@@ -13,6 +13,8 @@ export interface CliIo {
   interactive?: boolean | undefined;
   /** The working directory paths are resolved against (default `process.cwd()`). */
   cwd?: string | undefined;
+  /** The environment commands read (`RAW_MCP_TOKEN`, ...); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** The CLI's exit codes. */
@@ -49,4 +51,9 @@ export class CliFailure extends Error {
 /** The working directory of a run. */
 export function cwdOf(io: CliIo): string {
   return io.cwd ?? process.cwd();
+}
+
+/** The environment of a run. */
+export function envOf(io: CliIo): Readonly<Record<string, string | undefined>> {
+  return io.env ?? process.env;
 }
