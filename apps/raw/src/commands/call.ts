@@ -6,12 +6,13 @@ import { parseRules } from "@raw/tool-api";
 import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../support/io.js";
 import { displayLine } from "../support/present.js";
 import { formatText } from "../support/report.js";
 import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
 import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
+import { availableToolNames } from "../support/tool-names.js";
 import { callHeader, stepText, traceJson } from "../support/trace.js";
 
 /** `--cwd`: an existing folder, absolute. */
@@ -126,9 +127,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   else if (interactive)
     approver = { approve: (request) => promptApproval(term(), request), label: "the terminal" };
 
-  // The first Ctrl-C aborts the call (handlers and hooks get the signal); a second one exits at once.
+  // The first Ctrl-C aborts the call (handlers and hooks get the signal; a question is answered no) and the run
+  // exits 130 once the call has returned; a second one exits at once.
+  let interrupted = false;
   const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
     controller.abort();
   };
   process.on("SIGINT", onSigint);
@@ -159,9 +163,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const tool = session.resolveName(args.positionals[0] as string);
     if (format === "text") io.stdout.write(`${loadedText(folders)}${callHeader(tool, callArgs)}`);
     const trace = await session.call(tool, callArgs, { signal: controller.signal });
+    // An unknown tool: the tools there are, nearest first (model-facing names, as a model would call them).
+    const available =
+      trace.result.code === "tool_not_exposed"
+        ? availableToolNames(tools.tools, rules.rules, tool)
+        : undefined;
     if (format === "json") {
-      io.stdout.write(`${stringifyForDisplay({ ...traceJson(trace), folders }, 2)}\n`);
+      const extra = available === undefined ? {} : { available };
+      io.stdout.write(`${stringifyForDisplay({ ...traceJson(trace), folders, ...extra }, 2)}\n`);
+    } else if (available !== undefined) {
+      io.stderr.write(
+        `hint: no tool "${displayLine(tool)}" is available; the tools, nearest first: ${available.join(", ") || "(none)"}\n`,
+      );
     }
+    if (interrupted) return EXIT_INTERRUPTED;
     return trace.result.isError ? EXIT_FAILURE : EXIT_OK;
   } finally {
     process.off("SIGINT", onSigint);

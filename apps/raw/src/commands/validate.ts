@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseCommand, stringOption } from "../support/args.js";
 import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child.js";
+import { suggestFolderGlob } from "../support/folder-glob.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import type { FileReport, ReportFormat } from "../support/report.js";
 
@@ -49,8 +50,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ]);
     // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
     const reports: FileReport[] = (
-      await mapConcurrent(args.positionals, 8, (input) =>
-        validatePath(input, cwd, { importEntry: pool.importEntry }),
+      await mapConcurrent(args.positionals, 8, async (input) =>
+        suggestFolderGlob(await validatePath(input, cwd, { importEntry: pool.importEntry }), input, cwd),
       )
     ).flat();
     io.stdout.write(formatReports(reports, format));

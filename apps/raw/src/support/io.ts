@@ -23,6 +23,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** The command line itself is wrong (unknown command or option, a missing or malformed argument). */
 export const EXIT_USAGE = 2;
+/** The run was interrupted (Ctrl-C): 128 + SIGINT, as shells report it. */
+export const EXIT_INTERRUPTED = 130;
 
 /** A wrong command line: printed as `raw: usage: <message>` with the command's usage, exit 2. */
 export class UsageError extends Error {
