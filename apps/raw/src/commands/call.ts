@@ -4,11 +4,10 @@ import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
 import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
+import type { HookSource, RulesInput } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../support/io.js";
+import { loadWorkspace } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
 import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
@@ -82,31 +81,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const callArgs = await jsonOption(stringOption(args, "args") as string, "args", here, args.usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
-  let rules: RulesInput = defaultCallRules();
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath !== undefined) {
-    const loaded = await loadRulesFile(rulesPath, here);
-    if (!loaded.ok) {
-      io.stderr.write(formatText([loaded.report]));
-      return EXIT_FAILURE;
-    }
-    rules = loaded.input;
-  }
-  const tools = await loadTools(stringsOption(args, "tool"), here);
-  if (!tools.ok) {
-    io.stderr.write(formatText(tools.reports));
-    return EXIT_FAILURE;
-  }
-  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return EXIT_FAILURE;
-  }
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules: RulesInput = workspace.rules ?? defaultCallRules();
   const folders: LoadedFolder[] = [
-    ...tools.tools
+    ...workspace.tools
       .filter((tool) => !tool.identity.startsWith("builtin/"))
       .map((tool) => ({ kind: "tool" as const, id: tool.identity, folder: tool.dir, bundled: false })),
-    ...hooks.sources.map((hook: HookSource) => ({ kind: "hook" as const, ...hook })),
+    ...workspace.hookSources.map((hook: HookSource) => ({ kind: "hook" as const, ...hook })),
   ];
 
   let terminal: Terminal | undefined;
@@ -149,9 +139,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const session = await openSession({
     cwd,
-    tools: tools.tools,
+    tools: workspace.tools,
     rules,
-    hooks: hooks.hooks,
+    hooks: workspace.hooks,
     approver,
     interactionAdapter: interactive
       ? (request, signal, retry) => terminalFormAdapter(term())(request, signal, retry)
@@ -166,7 +156,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // An unknown tool: the tools there are, nearest first (model-facing names, as a model would call them).
     const available =
       trace.result.code === "tool_not_exposed"
-        ? availableToolNames(tools.tools, rules.rules, tool)
+        ? availableToolNames(workspace.tools, rules.rules, tool)
         : undefined;
     if (format === "json") {
       const extra = available === undefined ? {} : { available };

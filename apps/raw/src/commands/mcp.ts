@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createHookDispatcher, type HookDispatcher, type LoadedHook } from "@raw/hook-protocol";
+import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
 import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
 import { createPanelHost } from "@raw/panel";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
@@ -13,11 +13,9 @@ import {
   type ToolRule,
 } from "@raw/tool-api";
 import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { loadWorkspace, type Workspace } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { sessionCwd } from "./call.js";
 
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
@@ -26,23 +24,9 @@ export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
 /** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
-async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<ToolRule[] | undefined> {
-  if (path === undefined) return [];
-  const loaded = await loadRulesFile(path, here);
-  if (!loaded.ok) {
-    io.stderr.write(formatText([loaded.report]));
-    return undefined;
-  }
-  return [...loaded.input.rules];
-}
-
-async function hooksOf(dirs: string[], here: string, io: CliIo): Promise<LoadedHook[] | undefined> {
-  const hooks = await loadHookFolders(dirs, here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return undefined;
-  }
-  return hooks.hooks;
+/** The rules of a workspace as the registry takes them (none without `--rules`). */
+function rulesOf(workspace: Workspace): ToolRule[] {
+  return workspace.rules === undefined ? [] : [...workspace.rules.rules];
 }
 
 /** The tool view hooks bind their `when` to: every tool of the registry. */
@@ -171,9 +155,13 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const here = cwdOf(io);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
-  const rules = await rulesOf(stringOption(args, "rules"), here, io);
-  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
-  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const workspace = await loadWorkspace(
+    { rules: stringOption(args, "rules"), tools: false, hooks: stringsOption(args, "hook"), cwd: here },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules = rulesOf(workspace);
+  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
@@ -231,16 +219,20 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
 async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const usage = args.usage;
   const here = cwdOf(io);
-  const rules = await rulesOf(stringOption(args, "rules"), here, io);
-  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
-  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules = rulesOf(workspace);
+  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
-  const loaded = await loadTools(stringsOption(args, "tool"), here);
-  if (!loaded.ok) {
-    io.stderr.write(formatText(loaded.reports));
-    return EXIT_FAILURE;
-  }
-  const registrations = loaded.tools.map((tool) => tool.registration);
+  const registrations = workspace.tools.map((tool) => tool.registration);
   const dispatcher =
     hooks.length > 0
       ? createHookDispatcher(hooks, { tools: registrations, envelope: () => ({ cwd }) })

@@ -1,8 +1,6 @@
 import { parseCommand, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { formatText } from "../support/report.js";
+import { loadWorkspace } from "../support/load-workspace.js";
 import { openStateStore } from "../support/state-store.js";
 import { sessionCwd } from "./call.js";
 
@@ -29,26 +27,16 @@ export async function run(
   const here = cwdOf(io);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
   const port = portOption(stringOption(args, "port"), usage);
-  let rules: RulesInput | undefined;
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath !== undefined) {
-    const loaded = await loadRulesFile(rulesPath, here);
-    if (!loaded.ok) {
-      io.stderr.write(formatText([loaded.report]));
-      return EXIT_FAILURE;
-    }
-    rules = loaded.input;
-  }
-  const tools = await loadTools(stringsOption(args, "tool"), here);
-  if (!tools.ok) {
-    io.stderr.write(formatText(tools.reports));
-    return EXIT_FAILURE;
-  }
-  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return EXIT_FAILURE;
-  }
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
   // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
   const statePath = stringOption(args, "state");
   const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
@@ -58,9 +46,9 @@ export async function run(
   try {
     served = await startServe({
       cwd,
-      tools: tools.tools,
-      rules,
-      hooks: hooks.hooks,
+      tools: workspace.tools,
+      rules: workspace.rules,
+      hooks: workspace.hooks,
       host,
       port,
       interactionStore,
