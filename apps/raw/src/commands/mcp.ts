@@ -13,7 +13,7 @@ import {
   type ToolRule,
 } from "@raw/tool-api";
 import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError } from "../support/io.js";
 import { loadWorkspace, type Workspace } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { sessionCwd } from "./call.js";
@@ -256,7 +256,7 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   }
   const match = /^(.*):(\d{1,5})$/.exec(http);
   if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
-  const token = process.env[MCP_TOKEN_ENV];
+  const token = envOf(io)[MCP_TOKEN_ENV];
   let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
   try {
     listener = await listenMcpHttp(server, {

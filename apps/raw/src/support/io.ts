@@ -3,7 +3,11 @@ export interface TextSink {
   write(text: string): unknown;
 }
 
-/** Where a command reads and writes; `bin.ts` passes the process streams, tests may pass their own. */
+/**
+ * Where a command reads and writes: `runCli(argv, io)` takes it, `bin.ts` passes the process's streams, environment
+ * and folder, and tests pass their own (standard input, output and error, `env`, `cwd`, and whether prompts are
+ * possible: `interactive`, true when standard input and error are terminals).
+ */
 export interface CliIo {
   stdout: TextSink;
   stderr: TextSink;
