@@ -7,6 +7,8 @@ import { RAW_CONTROL, runOnScreen } from "./screen.js";
 const askWrites = join(fixtures, "call", "rules", "ask-writes.json");
 const WRITE = JSON.stringify({ operations: [{ path: "a.txt", mode: "overwrite", content: "x" }] });
 const PROMPT = "approve? [y/N] ";
+/** A line of a stack trace (`    at f (file:1:2)`). */
+const STACK_FRAME = /^\s+at .*:\d+:\d+\)?$/m;
 
 /** `raw call write_file` asking for approval in a real pseudo-terminal, with `script` typed at its questions. */
 async function callAt(cwd: string, script: ReadonlyArray<readonly [string, string]>) {
@@ -16,7 +18,7 @@ async function callAt(cwd: string, script: ReadonlyArray<readonly [string, strin
   );
   const text = screen.lines.join("\n");
   // Whatever happened, no stack trace and no raw control reached the screen.
-  expect(text).not.toMatch(/^\s+at /m);
+  expect(text).not.toMatch(STACK_FRAME);
   expect(text).not.toMatch(RAW_CONTROL);
   expect(text).not.toContain("[pty-run:");
   return { ...screen, text };
@@ -72,5 +74,25 @@ describe("raw call in a real pseudo-terminal: manners of the y/N approval prompt
     expect(screen.text).toContain("  approval    denied     by the terminal");
     expect(screen.text).toContain("approval_denied");
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+  });
+});
+
+describe("raw call in a real pseudo-terminal: Ctrl-C at a form question", () => {
+  it("ends the line, cancels the request and exits 130", async () => {
+    const question = {
+      title: "Setup",
+      questions: [{ id: "note", label: "Anything to add?", kind: "text", required: true }],
+    };
+    const screen = await runOnScreen(
+      ["call", "ask_user", "--args", JSON.stringify(question)],
+      [["> ", "\u0003"]],
+    );
+    const text = screen.lines.join("\n");
+    expect(screen.status, text).toBe(130);
+    expect(text).not.toMatch(STACK_FRAME);
+    expect(text).not.toContain("[pty-run:");
+    const at = screen.lines.indexOf("> ^C");
+    expect(at, text).toBeGreaterThan(0);
+    expect(screen.lines.slice(at + 1).join("\n")).toMatch(/interaction_(cancelled|aborted)|aborted/);
   });
 });
