@@ -185,25 +185,6 @@ export function stringsOption(args: ParsedArgs, name: string): string[] {
   return typeof value === "string" ? [value] : [];
 }
 
-/** A choice option: its value must be one of `choices` (usage error otherwise). */
-export function choiceOption<T extends string>(
-  args: ParsedArgs,
-  name: string,
-  choices: readonly T[],
-  fallback: T,
-  usage: string,
-): T {
-  const value = stringOption(args, name);
-  if (value === undefined) return fallback;
-  if (!(choices as readonly string[]).includes(value)) {
-    throw new UsageError(
-      `--${name} must be one of ${choices.join(", ")} (got ${JSON.stringify(value)})`,
-      usage,
-    );
-  }
-  return value as T;
-}
-
 /**
  * The JSON value of an option given inline (`--args '{"a":1}'`) or as `@file`. Inline JSON that does not parse is a
  * usage error (exit 2); a file that cannot be read or parsed is a coded failure (exit 1). Both name the line and

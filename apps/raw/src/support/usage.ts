@@ -46,15 +46,6 @@ export function usageOf(name: CommandName): string {
   return COMMANDS[name].forms.map((form) => formUsage(name, form)).join("\n");
 }
 
-/** Usage and a one-line summary of each command, generated from the command table. */
-export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> =
-  Object.fromEntries(
-    (Object.keys(COMMANDS) as CommandName[]).map((name) => [
-      name,
-      { usage: usageOf(name), summary: COMMANDS[name].summary },
-    ]),
-  ) as Record<CommandName, { usage: string; summary: string }>;
-
 /** The option lines of `raw help <command>`: each option once, with its summary (and default). */
 function optionLines(name: CommandName): string[] {
   const seen = new Map<string, string>();
