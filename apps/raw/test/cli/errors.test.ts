@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, type CommandName } from "../../src/commands/definitions.js";
 import { parseCommand } from "../../src/support/args.js";
 import { formUsage } from "../../src/support/usage.js";
-import { appRoot, cli, fixtures, lines, type Run, raw, tempDir } from "./helpers.js";
+import { appRoot, bin, cli, fixtures, lines, type Run, raw, tempDir } from "./helpers.js";
 
 const STACK_FRAME = /^\s+at /m;
 
@@ -305,5 +306,44 @@ describe("the built binary (end to end)", () => {
     const failure = noStack(raw(["call", "todo", "--args", "@missing.json"], { cwd: tempDir() }));
     expect(failure.status).toBe(1);
     expect(failure.stderr).toBe("raw: file_missing: missing.json: no such file\n");
+  });
+});
+
+describe("the built binary: Ctrl-C (SIGINT) during a call", () => {
+  it("aborts the running call and exits 130 without a stack trace", async () => {
+    const cwd = tempDir();
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "call",
+        "bash",
+        "--approve",
+        "yes",
+        "--cwd",
+        cwd,
+        "--args",
+        JSON.stringify({ commands: [{ command: "echo started; sleep 30" }] }),
+      ],
+      { cwd, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // The handler is running once the trace shows the approval step; then Ctrl-C.
+    await new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        if (stdout.includes("  approval ")) resolve();
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill("SIGINT");
+    const started = Date.now();
+    expect(await exited, `${stdout}\n${stderr}`).toBe(130);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(stderr).not.toMatch(STACK_FRAME);
+    expect(stdout).toContain("  result      error");
   });
 });
