@@ -5,6 +5,7 @@ import { loadTools } from "../support/bundled.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { displayLine, effectLines } from "../support/present.js";
 import { formatText } from "../support/report.js";
+import { availableToolNames } from "../support/tool-names.js";
 import { sessionCwd } from "./call.js";
 
 /** The reason of the gate that stops `raw effects` calls before approval and the handler. */
@@ -44,12 +45,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (reached === undefined) {
     const first = result.content[0];
     const message = first?.type === "text" ? first.text : "";
+    // An unknown tool: the tools there are, nearest first (as `raw call` lists them).
+    const available = result.code === "tool_not_exposed" ? availableToolNames(tools, [], name) : undefined;
     if (format === "json") {
+      const failure = { tool: name, identity, ok: false, code: result.code ?? null, message };
       io.stdout.write(
-        `${stringifyForDisplay({ tool: name, identity, ok: false, code: result.code ?? null, message }, 2)}\n`,
+        `${stringifyForDisplay(available === undefined ? failure : { ...failure, available }, 2)}\n`,
       );
     } else {
       io.stderr.write(`raw: ${displayLine(result.code ?? "error")}: ${displayLine(message)}\n`);
+      if (available !== undefined)
+        io.stderr.write(`hint: the tools, nearest first: ${available.join(", ") || "(none)"}\n`);
     }
     return EXIT_FAILURE;
   }

@@ -77,3 +77,17 @@ describe("raw call <unknown tool>", () => {
     expect([...doc.available].sort()).toEqual(["ask_user", "diagram", "todo", "write_file"]);
   });
 });
+
+describe("raw effects <unknown tool>", () => {
+  it("lists the tools nearest first, in text and as a JSON field", async () => {
+    const run = await cli(["effects", "todos", "--args", "{}"]);
+    expect(run.status).toBe(1);
+    expect(lines(run.stderr)).toEqual([
+      "raw: tool_not_exposed: tool unavailable: todos",
+      "hint: the tools, nearest first: todo, bash, ask_user, diagram, write_file",
+    ]);
+    const json = JSON.parse((await cli(["effects", "todos", "--args", "{}", "--format", "json"])).stdout);
+    expect(json.code).toBe("tool_not_exposed");
+    expect(json.available[0]).toBe("todo");
+  });
+});
