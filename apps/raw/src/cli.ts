@@ -1,46 +1,19 @@
 import { stringifyForDisplay } from "@raw/schema";
+import { COMMANDS, type CommandModule, type CommandName, isCommandName } from "./commands/definitions.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./support/io.js";
+import { closeName } from "./support/nearest.js";
 import { displayBlock, displayLine } from "./support/present.js";
-import { COMMAND_HELP, type CommandName } from "./support/usage.js";
+import { commandHelpText, globalHelpText } from "./support/usage.js";
 
+export type { CommandModule } from "./commands/definitions.js";
 export type { CliIo } from "./support/io.js";
 
-/** What every command module exports: `run(argv, io)` resolves to the exit code. */
-export interface CommandModule {
-  run(argv: string[], io: CliIo): Promise<number>;
-}
-
-/** The commands, each loaded with a dynamic `import()` only when it runs (nothing else is imported before). */
-const COMMANDS: Readonly<Record<CommandName, () => Promise<CommandModule>>> = {
-  validate: () => import("./commands/validate.js"),
-  schema: () => import("./commands/schema.js"),
-  init: () => import("./commands/init.js"),
-  policy: () => import("./commands/policy.js"),
-  call: () => import("./commands/call.js"),
-  effects: () => import("./commands/effects.js"),
-  hook: () => import("./commands/hook.js"),
-  panel: () => import("./commands/panel.js"),
-  demo: () => import("./commands/demo.js"),
-  mcp: () => import("./commands/mcp.js"),
-  serve: () => import("./commands/serve.js"),
-};
-
-/** Packages a command needs that the CLI does not install by itself (optional peers), with the install line. */
-const OPTIONAL_PEERS: Readonly<
-  Partial<Record<CommandName, { packages: readonly string[]; install: string }>>
-> = {
-  mcp: {
-    packages: ["@modelcontextprotocol/sdk", "zod"],
-    install: "npm install @modelcontextprotocol/sdk@1 zod@4",
-  },
-};
-
-/** Loads a command's module; a missing optional peer is a coded failure that says what to install. */
+/** Loads a command's module (`COMMANDS[name].load`); a missing optional peer is a coded failure saying what to install. */
 async function loadCommand(name: CommandName): Promise<CommandModule> {
   try {
-    return await COMMANDS[name]();
+    return await COMMANDS[name].load();
   } catch (error) {
-    const peer = OPTIONAL_PEERS[name];
+    const peer = COMMANDS[name].peers;
     const message = error instanceof Error ? error.message : "";
     const missing = peer?.packages.find((pkg) => message.includes(`'${pkg}`));
     if (peer && (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && missing !== undefined) {
@@ -55,23 +28,13 @@ async function loadCommand(name: CommandName): Promise<CommandModule> {
   }
 }
 
-/** The usage of one command (`raw <command> --help`, `raw help <command>`). */
-function commandHelpText(name: CommandName): string {
-  return `usage: ${COMMAND_HELP[name].usage.replaceAll("\n", "\n       ")}\n`;
-}
-
-function helpText(): string {
-  const lines = [
-    "usage: raw <command> [options]   (--debug shows the stack of an unexpected error)",
-    "",
-    "Commands:",
-  ];
-  for (const [name, entry] of Object.entries(COMMAND_HELP))
-    lines.push(`  ${name.padEnd(9)} ${entry.summary}`);
-  lines.push("", "Usage:");
-  for (const entry of Object.values(COMMAND_HELP)) lines.push(`  ${entry.usage.replaceAll("\n", "\n  ")}`);
-  lines.push("", "Exit codes: 0 ok, 1 validation or contract failure, 2 usage error.");
-  return `${lines.join("\n")}\n`;
+/** `raw: unknown command "x"` (with the nearest command when one is close) and where to find the list. */
+function unknownCommand(io: CliIo, command: string): number {
+  const near = closeName(command, Object.keys(COMMANDS));
+  const hint = near === undefined ? "" : ` (did you mean ${near}?)`;
+  io.stderr.write(`raw: unknown command "${displayLine(command)}"${hint}\n`);
+  io.stderr.write('raw: run "raw --help" for the list of commands\n');
+  return EXIT_USAGE;
 }
 
 interface CodedError {
@@ -179,21 +142,17 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   try {
     if (command === undefined) {
-      io.stderr.write(helpText());
+      io.stderr.write(globalHelpText());
       return EXIT_USAGE;
     }
     if (command === "help" && rest[0] !== undefined) {
       const topic = rest[0];
-      if (!Object.hasOwn(COMMANDS, topic)) {
-        io.stderr.write(`raw: unknown command "${displayLine(topic)}"\n`);
-        io.stderr.write('raw: run "raw --help" for the list of commands\n');
-        return EXIT_USAGE;
-      }
-      io.stdout.write(commandHelpText(topic as CommandName));
+      if (!isCommandName(topic)) return unknownCommand(io, topic);
+      io.stdout.write(commandHelpText(topic));
       return EXIT_OK;
     }
     if (command === "--help" || command === "-h" || command === "help") {
-      io.stdout.write(helpText());
+      io.stdout.write(globalHelpText());
       return EXIT_OK;
     }
     if (command === "--version" || command === "-v") {
@@ -201,12 +160,8 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
       io.stdout.write(`${cliVersion()}\n`);
       return EXIT_OK;
     }
-    if (!Object.hasOwn(COMMANDS, command)) {
-      io.stderr.write(`raw: unknown command "${displayLine(command)}"\n`);
-      io.stderr.write('raw: run "raw --help" for the list of commands\n');
-      return EXIT_USAGE;
-    }
-    const name = command as CommandName;
+    if (!isCommandName(command)) return unknownCommand(io, command);
+    const name = command;
     const restEnd = rest.indexOf("--");
     const options = restEnd === -1 ? rest : rest.slice(0, restEnd);
     if (options.includes("--help") || options.includes("-h")) {

@@ -3,17 +3,16 @@ import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
-import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
+import type { HookSource, RulesInput } from "../support/inputs.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../support/io.js";
+import { loadWorkspace } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
 import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
+import { availableToolNames } from "../support/tool-names.js";
 import { callHeader, stepText, traceJson } from "../support/trace.js";
-import { usageOf } from "../support/usage.js";
 
 /** `--cwd`: an existing folder, absolute. */
 export async function sessionCwd(value: string | undefined, cwd: string): Promise<string> {
@@ -75,55 +74,29 @@ function loadedText(folders: readonly LoadedFolder[]): string {
  * with `--state`, interaction requests live in that SQLite file (`@raw/store-sqlite`) and survive a restart.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("call");
-  const args = parseCommandArgs(
-    argv,
-    {
-      args: { type: "string" },
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      tool: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      approve: { type: "string" },
-      format: { type: "string" },
-      state: { type: "string" },
-    },
-    usage,
-    { min: 1, max: 1 },
-  );
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
-  const approveMode = choiceOption(args, "approve", ["yes", "no", "ask"] as const, "ask", usage);
-  const argsValue = stringOption(args, "args");
-  if (argsValue === undefined) throw new UsageError("--args is required", usage);
+  const args = parseCommand("call", argv);
+  const format = stringOption(args, "format") as "text" | "json";
+  const approveMode = stringOption(args, "approve") as "yes" | "no" | "ask";
   const here = cwdOf(io);
-  const callArgs = await jsonOption(argsValue, "args", here, usage);
+  const callArgs = await jsonOption(stringOption(args, "args") as string, "args", here, args.usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
-  let rules: RulesInput = defaultCallRules();
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath !== undefined) {
-    const loaded = await loadRulesFile(rulesPath, here);
-    if (!loaded.ok) {
-      io.stderr.write(formatText([loaded.report]));
-      return EXIT_FAILURE;
-    }
-    rules = loaded.input;
-  }
-  const tools = await loadTools(stringsOption(args, "tool"), here);
-  if (!tools.ok) {
-    io.stderr.write(formatText(tools.reports));
-    return EXIT_FAILURE;
-  }
-  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return EXIT_FAILURE;
-  }
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules: RulesInput = workspace.rules ?? defaultCallRules();
   const folders: LoadedFolder[] = [
-    ...tools.tools
+    ...workspace.tools
       .filter((tool) => !tool.identity.startsWith("builtin/"))
       .map((tool) => ({ kind: "tool" as const, id: tool.identity, folder: tool.dir, bundled: false })),
-    ...hooks.sources.map((hook: HookSource) => ({ kind: "hook" as const, ...hook })),
+    ...workspace.hookSources.map((hook: HookSource) => ({ kind: "hook" as const, ...hook })),
   ];
 
   let terminal: Terminal | undefined;
@@ -144,9 +117,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   else if (interactive)
     approver = { approve: (request) => promptApproval(term(), request), label: "the terminal" };
 
-  // The first Ctrl-C aborts the call (handlers and hooks get the signal); a second one exits at once.
+  // The first Ctrl-C aborts the call (handlers and hooks get the signal; a question is answered no) and the run
+  // exits 130 once the call has returned; a second one exits at once.
+  let interrupted = false;
   const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
     controller.abort();
   };
   process.on("SIGINT", onSigint);
@@ -163,9 +139,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const session = await openSession({
     cwd,
-    tools: tools.tools,
+    tools: workspace.tools,
     rules,
-    hooks: hooks.hooks,
+    hooks: workspace.hooks,
     approver,
     interactionAdapter: interactive
       ? (request, signal, retry) => terminalFormAdapter(term())(request, signal, retry)
@@ -177,9 +153,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const tool = session.resolveName(args.positionals[0] as string);
     if (format === "text") io.stdout.write(`${loadedText(folders)}${callHeader(tool, callArgs)}`);
     const trace = await session.call(tool, callArgs, { signal: controller.signal });
+    // An unknown tool: the tools there are, nearest first (model-facing names, as a model would call them).
+    const available =
+      trace.result.code === "tool_not_exposed"
+        ? availableToolNames(workspace.tools, rules.rules, tool)
+        : undefined;
     if (format === "json") {
-      io.stdout.write(`${stringifyForDisplay({ ...traceJson(trace), folders }, 2)}\n`);
+      const extra = available === undefined ? {} : { available };
+      io.stdout.write(`${stringifyForDisplay({ ...traceJson(trace), folders, ...extra }, 2)}\n`);
+    } else if (available !== undefined) {
+      io.stderr.write(
+        `hint: no tool "${displayLine(tool)}" is available; the tools, nearest first: ${available.join(", ") || "(none)"}\n`,
+      );
     }
+    if (interrupted) return EXIT_INTERRUPTED;
     return trace.result.isError ? EXIT_FAILURE : EXIT_OK;
   } finally {
     process.off("SIGINT", onSigint);

@@ -5,16 +5,13 @@ import { join } from "node:path";
 import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
 import type { InteractionAdapter } from "@raw/panel";
 import type { ApprovalRequest } from "@raw/tool-api";
-import { parseCommandArgs } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
-import { type CliIo, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
+import { parseCommand } from "../support/args.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
+import { loadWorkspace } from "../support/load-workspace.js";
 import { bundledHooksRoot, examplesRoot } from "../support/paths.js";
 import { compactJson, effectLines, indent } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { openSession } from "../support/session.js";
 import { callHeader, stepText } from "../support/trace.js";
-import { usageOf } from "../support/usage.js";
 
 /** One scripted call: what it shows, the call, and the result code the script expects (none = success). */
 interface Scene {
@@ -149,30 +146,22 @@ const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
  * not end the way the script expects.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs(argv, { web: { type: "boolean" } }, usageOf("demo"), { min: 0, max: 0 });
+  const parsed = parseCommand("demo", argv);
   const started = performance.now();
-  const here = process.cwd();
-  const rules = await loadRulesFile(join(examplesRoot(), "rules.json"), here);
-  if (!rules.ok) {
-    io.stderr.write(formatText([rules.report]));
-    return EXIT_FAILURE;
-  }
-  const hooks = await loadHookFolders(
-    [join(bundledHooksRoot(), "guard"), join(bundledHooksRoot(), "notify")],
-    here,
+  const workspace = await loadWorkspace(
+    {
+      rules: join(examplesRoot(), "rules.json"),
+      hooks: [join(bundledHooksRoot(), "guard"), join(bundledHooksRoot(), "notify")],
+      cwd: cwdOf(io),
+    },
+    io,
   );
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return EXIT_FAILURE;
-  }
-  const tools = await loadTools();
-  if (!tools.ok) {
-    io.stderr.write(formatText(tools.reports));
-    return EXIT_FAILURE;
-  }
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules = workspace.rules;
+  if (rules === undefined) return EXIT_FAILURE;
   if (parsed.values.web === true) {
     const { runWebDemo } = await import("./demo-web.js");
-    return runWebDemo({ scenes: SCENES, tools: tools.tools, rules: rules.input, hooks: hooks.hooks }, io);
+    return runWebDemo({ scenes: SCENES, tools: workspace.tools, rules: rules, hooks: workspace.hooks }, io);
   }
   const cwd = await mkdtemp(join(tmpdir(), "raw-demo-"));
   const out = (text: string) => io.stdout.write(text);
@@ -205,14 +194,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   out("raw demo: the bundled tools, examples/rules.json and the guard and notify hooks in one session\n");
   out(`session folder: ${cwd}\n`);
   out("rules:\n");
-  for (const [i, rule] of (rules.input.raw as unknown[]).entries()) out(`  ${i}  ${compactJson(rule)}\n`);
+  for (const [i, rule] of (rules.raw as unknown[]).entries()) out(`  ${i}  ${compactJson(rule)}\n`);
   out(`hooks: ${LISTED_HOOKS_TEXT}\n`);
 
   const session = await openSession({
     cwd,
-    tools: tools.tools,
-    rules: rules.input,
-    hooks: hooks.hooks,
+    tools: workspace.tools,
+    rules: rules,
+    hooks: workspace.hooks,
     approver: { approve, label: "the demo script" },
     interactionAdapter: adapter,
     onStep: (step) => out(stepText(step)),
@@ -231,7 +220,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     // The run ends: Stop goes to every hook subscribed to it (notify), as a host sends it after its last step.
     out("\n7. The run ends: the notify hook receives Stop\n");
-    const stop = await createHookDispatcher(hooks.hooks, { envelope: () => ({ cwd }) }).run(
+    const stop = await createHookDispatcher(workspace.hooks, { envelope: () => ({ cwd }) }).run(
       "Stop",
       buildHookPayload("Stop", { cwd, run: { status: "completed", steps: SCENES.length } }),
     );

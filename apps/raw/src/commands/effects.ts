@@ -1,11 +1,11 @@
 import { stringifyForDisplay } from "@raw/schema";
 import { createToolRegistry, type PreToolUseRequest } from "@raw/tool-api";
-import { choiceOption, jsonOption, parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
+import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
-import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { displayLine, effectLines } from "../support/present.js";
 import { formatText } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
+import { availableToolNames } from "../support/tool-names.js";
 import { sessionCwd } from "./call.js";
 
 /** The reason of the gate that stops `raw effects` calls before approval and the handler. */
@@ -17,23 +17,10 @@ const STOPPED = "raw effects stops every call at the PreToolUse gate";
  * nothing is approved or run.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("effects");
-  const args = parseCommandArgs(
-    argv,
-    {
-      args: { type: "string" },
-      cwd: { type: "string" },
-      tool: { type: "string", multiple: true },
-      format: { type: "string" },
-    },
-    usage,
-    { min: 1, max: 1 },
-  );
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
-  const argsValue = stringOption(args, "args");
-  if (argsValue === undefined) throw new UsageError("--args is required", usage);
+  const args = parseCommand("effects", argv);
+  const format = stringOption(args, "format") as "text" | "json";
   const here = cwdOf(io);
-  const callArgs = await jsonOption(argsValue, "args", here, usage);
+  const callArgs = await jsonOption(stringOption(args, "args") as string, "args", here, args.usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   const loaded = await loadTools(stringsOption(args, "tool"), here);
@@ -58,12 +45,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (reached === undefined) {
     const first = result.content[0];
     const message = first?.type === "text" ? first.text : "";
+    // An unknown tool: the tools there are, nearest first (as `raw call` lists them).
+    const available = result.code === "tool_not_exposed" ? availableToolNames(tools, [], name) : undefined;
     if (format === "json") {
+      const failure = { tool: name, identity, ok: false, code: result.code ?? null, message };
       io.stdout.write(
-        `${stringifyForDisplay({ tool: name, identity, ok: false, code: result.code ?? null, message }, 2)}\n`,
+        `${stringifyForDisplay(available === undefined ? failure : { ...failure, available }, 2)}\n`,
       );
     } else {
       io.stderr.write(`raw: ${displayLine(result.code ?? "error")}: ${displayLine(message)}\n`);
+      if (available !== undefined)
+        io.stderr.write(`hint: the tools, nearest first: ${available.join(", ") || "(none)"}\n`);
     }
     return EXIT_FAILURE;
   }

@@ -1,12 +1,11 @@
 import { basename } from "node:path";
 import { buildHookPayload, createHookDispatcher, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
 import { stringifyForDisplay } from "@raw/schema";
-import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
+import { jsonOption, parseCommand, stringOption } from "../support/args.js";
 import { loadHookFolders } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { displayBlock, displayLine, indent } from "../support/present.js";
 import { formatText } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
 /**
@@ -15,35 +14,15 @@ import { sessionCwd } from "./call.js";
  * hook alone: its subscriptions decide whether it runs, and its answer is printed with its receipt.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("hook");
-  const [sub, ...rest] = argv;
-  if (sub !== "run") {
-    throw new UsageError(
-      sub === undefined ? "missing subcommand (run)" : `unknown subcommand ${JSON.stringify(sub)}`,
-      usage,
-    );
-  }
-  const args = parseCommandArgs(
-    rest,
-    {
-      event: { type: "string" },
-      payload: { type: "string" },
-      cwd: { type: "string" },
-      format: { type: "string" },
-    },
-    usage,
-    { min: 1, max: 1 },
-  );
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
-  const event = stringOption(args, "event");
-  if (event === undefined) throw new UsageError("--event is required", usage);
+  const args = parseCommand("hook", argv);
+  const usage = args.usage;
+  const format = stringOption(args, "format") as "text" | "json";
+  const event = stringOption(args, "event") as string;
   if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
     throw new UsageError(`--event must be one of ${HOOK_EVENTS.join(", ")}`, usage);
   }
-  const payloadValue = stringOption(args, "payload");
-  if (payloadValue === undefined) throw new UsageError("--payload is required", usage);
   const here = cwdOf(io);
-  const payloadJson = await jsonOption(payloadValue, "payload", here, usage);
+  const payloadJson = await jsonOption(stringOption(args, "payload") as string, "payload", here, usage);
   if (typeof payloadJson !== "object" || payloadJson === null || Array.isArray(payloadJson)) {
     throw new UsageError("--payload must be a JSON object", usage);
   }

@@ -1,11 +1,10 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { parseCommandArgs } from "../support/args.js";
+import { parseCommand } from "../support/args.js";
 import { displayPath } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
 import { displayLine } from "../support/present.js";
 import { hookScaffold, SCAFFOLD_HOOK_NAME, SCAFFOLD_TOOL_ID, toolScaffold } from "../support/scaffold.js";
-import { usageOf } from "../support/usage.js";
 
 async function isEmptyOrMissing(dir: string): Promise<boolean> {
   try {
@@ -23,11 +22,10 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
  * name) with a `node:test` test, into a missing or empty folder.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("init");
-  const args = parseCommandArgs(argv, {}, usage, { min: 2, max: 2 });
-  const [kind, target] = args.positionals as [string, string];
-  if (kind !== "tool" && kind !== "hook")
-    throw new UsageError(`unknown kind ${JSON.stringify(kind)}: use tool or hook`, usage);
+  const args = parseCommand("init", argv);
+  const usage = args.usage;
+  const kind = args.sub as "tool" | "hook";
+  const target = args.positionals[0] as string;
   const cwd = cwdOf(io);
   const dir = resolve(cwd, target);
   const name = basename(dir);

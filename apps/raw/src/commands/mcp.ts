@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createHookDispatcher, type HookDispatcher, type LoadedHook } from "@raw/hook-protocol";
+import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
 import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
 import { createPanelHost } from "@raw/panel";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
@@ -12,13 +12,10 @@ import {
   type ToolRegistry,
   type ToolRule,
 } from "@raw/tool-api";
-import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile } from "../support/inputs.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError } from "../support/io.js";
+import { loadWorkspace, type Workspace } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
-import { formatText } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
@@ -27,31 +24,9 @@ export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
 /** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
-/** Splits `argv` at the first `--`: the options before it, the server command after it. */
-function splitCommand(argv: readonly string[]): { options: string[]; command: string[] } {
-  const end = argv.indexOf("--");
-  return end === -1
-    ? { options: [...argv], command: [] }
-    : { options: argv.slice(0, end), command: argv.slice(end + 1) };
-}
-
-async function rulesOf(path: string | undefined, here: string, io: CliIo): Promise<ToolRule[] | undefined> {
-  if (path === undefined) return [];
-  const loaded = await loadRulesFile(path, here);
-  if (!loaded.ok) {
-    io.stderr.write(formatText([loaded.report]));
-    return undefined;
-  }
-  return [...loaded.input.rules];
-}
-
-async function hooksOf(dirs: string[], here: string, io: CliIo): Promise<LoadedHook[] | undefined> {
-  const hooks = await loadHookFolders(dirs, here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return undefined;
-  }
-  return hooks.hooks;
+/** The rules of a workspace as the registry takes them (none without `--rules`). */
+function rulesOf(workspace: Workspace): ToolRule[] {
+  return workspace.rules === undefined ? [] : [...workspace.rules.rules];
 }
 
 /** The tool view hooks bind their `when` to: every tool of the registry. */
@@ -138,16 +113,10 @@ async function mountCommand(
 }
 
 /** `raw mcp tools [--name n] [--format text|json] -- <server command...>`: the tools and their identities. */
-async function tools(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const { options, command } = splitCommand(argv);
-  const args = parseCommandArgs(options, { name: { type: "string" }, format: { type: "string" } }, usage, {
-    min: 0,
-    max: 0,
-  });
-  if (command.length === 0) throw new UsageError("give the server command after --", usage);
-  const format = stringOption(args, "format") ?? "text";
-  if (format !== "text" && format !== "json") throw new UsageError("--format must be text or json", usage);
+async function tools(args: ParsedCommand, io: CliIo): Promise<number> {
+  const command = args.rest;
+  if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
+  const format = stringOption(args, "format") as "text" | "json";
   const registry = createToolRegistry();
   const mount = await mountCommand(command, registry, stringOption(args, "name"), cwdOf(io));
   try {
@@ -180,30 +149,19 @@ async function tools(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `raw mcp proxy --rules f [--hook dir]... [--name n] [--cwd dir] -- <server command...>` over stdio. */
-async function proxy(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const { options, command } = splitCommand(argv);
-  const args = parseCommandArgs(
-    options,
-    {
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      name: { type: "string" },
-      cwd: { type: "string" },
-      trace: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
-  if (command.length === 0) throw new UsageError("give the server command after --", usage);
+async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
+  const command = args.rest;
+  if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
   const here = cwdOf(io);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath === undefined) throw new UsageError("--rules is required", usage);
-  const rules = await rulesOf(rulesPath, here, io);
-  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
-  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const workspace = await loadWorkspace(
+    { rules: stringOption(args, "rules"), tools: false, hooks: stringsOption(args, "hook"), cwd: here },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules = rulesOf(workspace);
+  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
@@ -258,31 +216,23 @@ async function proxy(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `raw mcp serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--http host:port]`. */
-async function serve(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("mcp");
-  const args = parseCommandArgs(
-    argv,
-    {
-      tool: { type: "string", multiple: true },
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      http: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
+async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
+  const usage = args.usage;
   const here = cwdOf(io);
-  const rules = await rulesOf(stringOption(args, "rules"), here, io);
-  const hooks = await hooksOf(stringsOption(args, "hook"), here, io);
-  if (rules === undefined || hooks === undefined) return EXIT_FAILURE;
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
+  const rules = rulesOf(workspace);
+  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
-  const loaded = await loadTools(stringsOption(args, "tool"), here);
-  if (!loaded.ok) {
-    io.stderr.write(formatText(loaded.reports));
-    return EXIT_FAILURE;
-  }
-  const registrations = loaded.tools.map((tool) => tool.registration);
+  const registrations = workspace.tools.map((tool) => tool.registration);
   const dispatcher =
     hooks.length > 0
       ? createHookDispatcher(hooks, { tools: registrations, envelope: () => ({ cwd }) })
@@ -306,7 +256,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   }
   const match = /^(.*):(\d{1,5})$/.exec(http);
   if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
-  const token = process.env[MCP_TOKEN_ENV];
+  const token = envOf(io)[MCP_TOKEN_ENV];
   let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
   try {
     listener = await listenMcpHttp(server, {
@@ -326,12 +276,8 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
 
 /** `raw mcp serve|proxy|tools`: Raw tools over MCP, and Raw rules, hooks and approval in front of MCP servers. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === "serve") return serve(rest, io);
-  if (sub === "proxy") return proxy(rest, io);
-  if (sub === "tools") return tools(rest, io);
-  throw new UsageError(
-    sub === undefined ? "missing subcommand" : `unknown subcommand ${JSON.stringify(sub)}`,
-    usageOf("mcp"),
-  );
+  const args = parseCommand("mcp", argv);
+  if (args.sub === "serve") return serve(args, io);
+  if (args.sub === "proxy") return proxy(args, io);
+  return tools(args, io);
 }

@@ -1,14 +1,13 @@
 import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import { createPolicy, type PolicyExplanation } from "@raw/tool-api";
-import { choiceOption, jsonOption, parseCommandArgs, stringOption } from "../support/args.js";
+import { jsonOption, type ParsedCommand, parseCommand, stringOption } from "../support/args.js";
 import type { ExpectedDecision, PolicyCase } from "../support/cases.js";
 import { displayPath, readJsonFile } from "../support/files.js";
 import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
-import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
+import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { compactJson, displayLine } from "../support/present.js";
 import { type FileReport, formatText, locate } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
 import { validateCasesValue } from "../support/validate-files.js";
 
 /** The deciding rule of an explanation as written in the rules file, with its location. */
@@ -24,21 +23,10 @@ function ruleText(rules: RulesInput, explanation: PolicyExplanation): string {
   return `rule ${explanation.ruleIndex} at ${displayLine(String(location))}: ${compactJson(rule)}`;
 }
 
-async function explainCommand(argv: string[], io: CliIo, usage: string): Promise<number> {
-  const args = parseCommandArgs(
-    argv,
-    {
-      rules: { type: "string" },
-      args: { type: "string" },
-      effects: { type: "string" },
-      format: { type: "string" },
-    },
-    usage,
-    { min: 1, max: 1 },
-  );
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath === undefined) throw new UsageError("--rules is required", usage);
+async function explainCommand(args: ParsedCommand, io: CliIo): Promise<number> {
+  const usage = args.usage;
+  const format = stringOption(args, "format") as "text" | "json";
+  const rulesPath = stringOption(args, "rules") as string;
   const cwd = cwdOf(io);
   const argsValue = stringOption(args, "args");
   const effectsValue = stringOption(args, "effects");
@@ -76,9 +64,8 @@ function actualOf(explanation: PolicyExplanation): ExpectedDecision {
   return explanation.hidden ? "hidden" : explanation.decision;
 }
 
-async function testCommand(argv: string[], io: CliIo, usage: string): Promise<number> {
-  const args = parseCommandArgs(argv, { format: { type: "string" } }, usage, { min: 2, max: 2 });
-  const format = choiceOption(args, "format", ["text", "json"] as const, "text", usage);
+async function testCommand(args: ParsedCommand, io: CliIo): Promise<number> {
+  const format = stringOption(args, "format") as "text" | "json";
   const cwd = cwdOf(io);
   const [rulesPath, casesPath] = args.positionals as [string, string];
   const loaded = await loadRulesFile(rulesPath, cwd);
@@ -173,12 +160,6 @@ async function testCommand(argv: string[], io: CliIo, usage: string): Promise<nu
 
 /** `raw policy explain ...` and `raw policy test <rules.json> <cases.json>`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("policy");
-  const [sub, ...rest] = argv;
-  if (sub === "explain") return explainCommand(rest, io, usage);
-  if (sub === "test") return testCommand(rest, io, usage);
-  throw new UsageError(
-    sub === undefined ? "missing subcommand (explain or test)" : `unknown subcommand ${JSON.stringify(sub)}`,
-    usage,
-  );
+  const args = parseCommand("policy", argv);
+  return args.sub === "explain" ? explainCommand(args, io) : testCommand(args, io);
 }

@@ -1,12 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
-import { parseCommandArgs, stringOption } from "../support/args.js";
+import { parseCommand, stringOption } from "../support/args.js";
 import { casesSchemaText } from "../support/cases.js";
 import { displayPath } from "../support/files.js";
-import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
+import { CliFailure, type CliIo, cwdOf, EXIT_OK } from "../support/io.js";
 import { displayLine } from "../support/present.js";
-import { usageOf } from "../support/usage.js";
 
 /** The schemas `raw schema` knows: the committed files of the packages (read through their `schemas/*` export). */
 const SCHEMAS = {
@@ -22,10 +21,20 @@ const SCHEMAS = {
 
 type SchemaName = keyof typeof SCHEMAS;
 
-/** Which file names the editor setting maps to which schema. */
-const EDITOR_MAPPINGS: ReadonlyArray<{ fileMatch: string[]; schema: SchemaName }> = [
+/**
+ * Which file names the editor setting maps to which schema: every document kind `raw validate` checks, with the
+ * same precedence as its detection by name (`rules` before `cases` before `panel`); the schema files themselves
+ * (`*.schema.json`) are left out. The `!` patterns are VS Code's exclusions.
+ */
+export const EDITOR_MAPPINGS: ReadonlyArray<{ fileMatch: string[]; schema: SchemaName }> = [
   { fileMatch: ["**/tool.json"], schema: "tool" },
   { fileMatch: ["**/hook.json"], schema: "hook" },
+  { fileMatch: ["**/*rules*.json", "!**/*.schema.json"], schema: "rules" },
+  { fileMatch: ["**/*cases*.json", "!**/*rules*.json", "!**/*.schema.json"], schema: "cases" },
+  {
+    fileMatch: ["**/*panel*.json", "!**/*rules*.json", "!**/*cases*.json", "!**/*.schema.json"],
+    schema: "panel-document",
+  },
 ];
 
 /** The exact text of a schema file. */
@@ -62,20 +71,16 @@ async function makeDir(dir: string): Promise<void> {
 
 /**
  * `raw schema <tool|hook|rules|panel-document|cases> [--out dir]` prints (or writes) a JSON Schema;
- * `raw schema --vscode [--out dir]` prints the `json.schemas` setting that maps `**\/tool.json` and
- * `**\/hook.json` to theirs (with `--out`, to the written files; otherwise to their `$id` URLs).
+ * `raw schema --vscode [--out dir]` prints the `json.schemas` setting that maps every document kind `raw validate`
+ * checks to its schema (`EDITOR_MAPPINGS`): with `--out`, to the schema files written there (works offline, and
+ * standard error says so); otherwise to their published `$id` URLs (the editor fetches them).
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("schema");
-  const args = parseCommandArgs(argv, { out: { type: "string" }, vscode: { type: "boolean" } }, usage, {
-    min: 0,
-    max: 1,
-  });
+  const args = parseCommand("schema", argv);
   const cwd = cwdOf(io);
   const out = stringOption(args, "out");
   const outDir = out === undefined ? undefined : resolve(cwd, out);
   if (args.values.vscode === true) {
-    if (args.positionals.length > 0) throw new UsageError("--vscode takes no schema name", usage);
     if (outDir !== undefined) await makeDir(outDir);
     const schemas = [];
     for (const mapping of EDITOR_MAPPINGS) {
@@ -89,16 +94,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       schemas.push({ fileMatch: mapping.fileMatch, url });
     }
     io.stdout.write(`${JSON.stringify({ "json.schemas": schemas }, null, 2)}\n`);
+    io.stderr.write(
+      outDir === undefined
+        ? "raw schema: the setting points at the published schema URLs (the editor needs the network); " +
+            "with --out <dir> it points at local copies and works offline\n"
+        : `raw schema: offline setting: it points at the schema files written to ${displayLine(displayPath(outDir, cwd))} ` +
+            "(no network needed; run this again after upgrading raw)\n",
+    );
     return EXIT_OK;
   }
-  const name = args.positionals[0];
-  if (name === undefined) throw new UsageError("missing schema name", usage);
-  if (!Object.hasOwn(SCHEMAS, name)) {
-    throw new UsageError(
-      `unknown schema ${JSON.stringify(name)}: use one of ${Object.keys(SCHEMAS).join(", ")}`,
-      usage,
-    );
-  }
+  const name = args.positionals[0] as string;
   if (outDir === undefined) {
     io.stdout.write(await schemaText(name as SchemaName));
     return EXIT_OK;

@@ -1,10 +1,7 @@
-import { parseCommandArgs, stringOption, stringsOption } from "../support/args.js";
-import { loadTools } from "../support/bundled.js";
-import { loadHookFolders, loadRulesFile, type RulesInput } from "../support/inputs.js";
+import { parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { formatText } from "../support/report.js";
+import { loadWorkspace } from "../support/load-workspace.js";
 import { openStateStore } from "../support/state-store.js";
-import { usageOf } from "../support/usage.js";
 import { sessionCwd } from "./call.js";
 
 /** Parses `--port`: an integer from 0 to 65535. */
@@ -25,56 +22,33 @@ export async function run(
   io: CliIo,
   options: { signal?: AbortSignal } = {},
 ): Promise<number> {
-  const usage = usageOf("serve");
-  const args = parseCommandArgs(
-    argv,
-    {
-      rules: { type: "string" },
-      hook: { type: "string", multiple: true },
-      tool: { type: "string", multiple: true },
-      cwd: { type: "string" },
-      host: { type: "string" },
-      port: { type: "string" },
-      state: { type: "string" },
-    },
-    usage,
-    { min: 0, max: 0 },
-  );
+  const args = parseCommand("serve", argv);
+  const usage = args.usage;
   const here = cwdOf(io);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
   const port = portOption(stringOption(args, "port"), usage);
-  let rules: RulesInput | undefined;
-  const rulesPath = stringOption(args, "rules");
-  if (rulesPath !== undefined) {
-    const loaded = await loadRulesFile(rulesPath, here);
-    if (!loaded.ok) {
-      io.stderr.write(formatText([loaded.report]));
-      return EXIT_FAILURE;
-    }
-    rules = loaded.input;
-  }
-  const tools = await loadTools(stringsOption(args, "tool"), here);
-  if (!tools.ok) {
-    io.stderr.write(formatText(tools.reports));
-    return EXIT_FAILURE;
-  }
-  const hooks = await loadHookFolders(stringsOption(args, "hook"), here);
-  if (!hooks.ok) {
-    io.stderr.write(formatText(hooks.reports));
-    return EXIT_FAILURE;
-  }
+  const workspace = await loadWorkspace(
+    {
+      rules: stringOption(args, "rules"),
+      tools: stringsOption(args, "tool"),
+      hooks: stringsOption(args, "hook"),
+      cwd: here,
+    },
+    io,
+  );
+  if (workspace === undefined) return EXIT_FAILURE;
   // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
   const statePath = stringOption(args, "state");
   const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
   const { startServe } = await import("../serve/server.js");
-  const host = stringOption(args, "host") ?? "127.0.0.1";
+  const host = stringOption(args, "host") as string;
   let served: Awaited<ReturnType<typeof startServe>>;
   try {
     served = await startServe({
       cwd,
-      tools: tools.tools,
-      rules,
-      hooks: hooks.hooks,
+      tools: workspace.tools,
+      rules: workspace.rules,
+      hooks: workspace.hooks,
       host,
       port,
       interactionStore,

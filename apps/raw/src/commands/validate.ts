@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { choiceOption, parseCommandArgs, stringOption } from "../support/args.js";
+import { parseCommand, stringOption } from "../support/args.js";
 import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child.js";
+import { suggestFolderGlob } from "../support/folder-glob.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { type FileReport, REPORT_FORMATS } from "../support/report.js";
-import { usageOf } from "../support/usage.js";
+import type { FileReport, ReportFormat } from "../support/report.js";
 
 /** How many paths name a tool folder (or its `tool.json`): how many entries will probably be imported. */
 function toolPathCount(paths: readonly string[], cwd: string): number {
@@ -35,13 +35,9 @@ function timeoutOption(value: string | undefined, usage: string): number {
  * are imported for the export checks in child processes of their own (`EntryImportPool`), never in this process.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf("validate");
-  const args = parseCommandArgs(argv, { format: { type: "string" }, timeout: { type: "string" } }, usage, {
-    min: 1,
-    max: Infinity,
-  });
-  const format = choiceOption(args, "format", REPORT_FORMATS, "text", usage);
-  const timeoutMs = timeoutOption(stringOption(args, "timeout"), usage);
+  const args = parseCommand("validate", argv);
+  const format = stringOption(args, "format") as ReportFormat;
+  const timeoutMs = timeoutOption(stringOption(args, "timeout"), args.usage);
   const cwd = cwdOf(io);
   // The child processes start now, while this process loads the validators and reads the folders.
   const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
@@ -54,8 +50,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ]);
     // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
     const reports: FileReport[] = (
-      await mapConcurrent(args.positionals, 8, (input) =>
-        validatePath(input, cwd, { importEntry: pool.importEntry }),
+      await mapConcurrent(args.positionals, 8, async (input) =>
+        suggestFolderGlob(await validatePath(input, cwd, { importEntry: pool.importEntry }), input, cwd),
       )
     ).flat();
     io.stdout.write(formatReports(reports, format));

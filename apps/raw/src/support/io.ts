@@ -3,7 +3,11 @@ export interface TextSink {
   write(text: string): unknown;
 }
 
-/** Where a command reads and writes; `bin.ts` passes the process streams, tests may pass their own. */
+/**
+ * Where a command reads and writes: `runCli(argv, io)` takes it, `bin.ts` passes the process's streams, environment
+ * and folder, and tests pass their own (standard input, output and error, `env`, `cwd`, and whether prompts are
+ * possible: `interactive`, true when standard input and error are terminals).
+ */
 export interface CliIo {
   stdout: TextSink;
   stderr: TextSink;
@@ -13,6 +17,8 @@ export interface CliIo {
   interactive?: boolean | undefined;
   /** The working directory paths are resolved against (default `process.cwd()`). */
   cwd?: string | undefined;
+  /** The environment commands read (`RAW_MCP_TOKEN`, ...); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** The CLI's exit codes. */
@@ -21,6 +27,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** The command line itself is wrong (unknown command or option, a missing or malformed argument). */
 export const EXIT_USAGE = 2;
+/** The run was interrupted (Ctrl-C): 128 + SIGINT, as shells report it. */
+export const EXIT_INTERRUPTED = 130;
 
 /** A wrong command line: printed as `raw: usage: <message>` with the command's usage, exit 2. */
 export class UsageError extends Error {
@@ -49,4 +57,9 @@ export class CliFailure extends Error {
 /** The working directory of a run. */
 export function cwdOf(io: CliIo): string {
   return io.cwd ?? process.cwd();
+}
+
+/** The environment of a run. */
+export function envOf(io: CliIo): Readonly<Record<string, string | undefined>> {
+  return io.env ?? process.env;
 }

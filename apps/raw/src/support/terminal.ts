@@ -3,11 +3,17 @@ import { createInterface, type Interface } from "node:readline";
 import type { TextSink } from "./io.js";
 import { displayBlock, displayLine, effectLines, indent, promptArgumentsText } from "./present.js";
 
+/** How often a y/N question is asked again after an answer that is neither yes nor no; then it means no. */
+export const MAX_APPROVAL_ASKS = 3;
+
 /** A line-oriented terminal: prompts go to `output` (stderr), answers come from `input` (a TTY). */
 export class Terminal {
   private readonly rl: Interface;
   private closed = false;
   private pending: ((line: string | undefined) => void) | undefined;
+  private readonly interruptListeners: Array<() => void> = [];
+  /** True once Ctrl-C was pressed while the terminal was reading: the command should exit 130. */
+  interrupted = false;
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -16,27 +22,38 @@ export class Terminal {
     this.rl = createInterface({ input, output, terminal: true });
     this.rl.on("close", () => {
       this.closed = true;
-      const resolve = this.pending;
-      this.pending = undefined;
-      resolve?.(undefined);
+      this.settle(undefined);
     });
+    // Ctrl-C at a question (the terminal is in raw mode, so it arrives as a key): the line is ended, the question
+    // is answered with nothing (no, cancel), and the listeners decide what the command does (exit 130).
+    this.rl.on("SIGINT", () => {
+      this.interrupted = true;
+      if (this.pending !== undefined) this.output.write("^C\n");
+      this.settle(undefined);
+      for (const listener of this.interruptListeners) listener();
+    });
+  }
+
+  private settle(line: string | undefined): void {
+    const resolve = this.pending;
+    this.pending = undefined;
+    resolve?.(line);
   }
 
   /** Asks one question; resolves to the line typed, or `undefined` at end of input (Ctrl-D) or interrupt. */
   question(prompt: string): Promise<string | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
+    if (this.closed || this.interrupted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.pending = resolve;
       this.rl.question(prompt, (answer) => {
-        this.pending = undefined;
-        resolve(answer);
+        this.settle(answer);
       });
     });
   }
 
-  /** Calls `listener` on Ctrl-C. */
+  /** Calls `listener` on Ctrl-C (after the pending question, if any, was answered with nothing). */
   onInterrupt(listener: () => void): void {
-    this.rl.on("SIGINT", listener);
+    this.interruptListeners.push(listener);
   }
 
   /** Writes text to the terminal; any control left in it is escaped (LF and TAB kept), so nothing reaches it raw. */
@@ -57,10 +74,36 @@ export interface ApprovalPromptRequest {
   effects?: unknown;
 }
 
+/** What a y/N answer means: `y`/`yes` (any case, trimmed) approves, `n`/`no` or an empty line denies. */
+export function yesNoAnswer(answer: string): boolean | undefined {
+  const word = answer.trim().toLowerCase();
+  if (word === "y" || word === "yes") return true;
+  if (word === "n" || word === "no" || word === "") return false;
+  return undefined;
+}
+
+/**
+ * Asks a y/N question: `y`/`yes` is yes; `n`/`no`, an empty line, end of input (Ctrl-D) and Ctrl-C are no; any
+ * other answer (`yes please`) asks again, at most `MAX_APPROVAL_ASKS` times in all, and then means no.
+ */
+export async function askYesNo(terminal: Terminal, prompt: string): Promise<boolean> {
+  for (let asked = 1; ; asked++) {
+    const answer = await terminal.question(prompt);
+    if (answer === undefined) return false;
+    const meaning = yesNoAnswer(answer);
+    if (meaning !== undefined) return meaning;
+    if (asked >= MAX_APPROVAL_ASKS) {
+      terminal.write(`  no clear answer after ${MAX_APPROVAL_ASKS} tries: taken as no\n`);
+      return false;
+    }
+    terminal.write("  please answer y (yes) or n (no)\n");
+  }
+}
+
 /**
  * The approval prompt (amendment A1): every intended effect first, one `<operation> <normalized path>` line each,
  * escaped and never shortened, then the arguments as JSON (`promptArgumentsText`: controls escaped, shortened to
- * fit a screen, saying how much was left out); asks y/n and only `y`/`yes` approves.
+ * fit a screen, saying how much was left out); asks y/N (`askYesNo`): only `y`/`yes` approves.
  */
 export async function promptApproval(terminal: Terminal, request: ApprovalPromptRequest): Promise<boolean> {
   const lines = [`approval needed: ${displayLine(request.name)} (${displayLine(request.identity)})`];
@@ -71,8 +114,7 @@ export async function promptApproval(terminal: Terminal, request: ApprovalPrompt
   }
   lines.push("  arguments:", indent(promptArgumentsText(request.arguments), 4));
   terminal.write(`${lines.join("\n")}\n`);
-  const answer = await terminal.question("approve? [y/N] ");
-  return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
+  return askYesNo(terminal, "approve? [y/N] ");
 }
 
 /** The prepared form field an interaction request carries (`panels.md` §11.2). */

@@ -1,75 +1,97 @@
-/** The command names of `raw`. */
-export type CommandName =
-  | "validate"
-  | "schema"
-  | "init"
-  | "policy"
-  | "call"
-  | "effects"
-  | "hook"
-  | "panel"
-  | "demo"
-  | "mcp"
-  | "serve";
+import {
+  COMMANDS,
+  type CommandForm,
+  type CommandName,
+  type OptionDefinition,
+  type PositionalDefinition,
+} from "../commands/definitions.js";
 
-/** Usage and a one-line summary of each command (what `raw --help` and usage errors print). */
-export const COMMAND_HELP: Readonly<Record<CommandName, { usage: string; summary: string }>> = {
-  validate: {
-    usage: "raw validate <path...> [--format text|json|github] [--timeout <ms>]",
-    summary: "check tool folders, hook folders, rules files, panel documents and policy cases",
-  },
-  schema: {
-    usage:
-      "raw schema <tool|hook|rules|panel-document|cases> [--out <dir>]\nraw schema --vscode [--out <dir>]",
-    summary: "print or write a JSON Schema, or the editor setting that maps tool.json and hook.json to them",
-  },
-  init: {
-    usage: "raw init tool <dir>\nraw init hook <dir>",
-    summary: "scaffold a valid tool or hook folder with a test you can run",
-  },
-  policy: {
-    usage:
-      "raw policy explain --rules <file> <identity> [--args <json|@file>] [--effects <json|@file>] [--format text|json]\n" +
-      "raw policy test <rules.json> <cases.json> [--format text|json]",
-    summary: "explain which rule decides a call, or check rules against expected decisions",
-  },
-  call: {
-    usage:
-      "raw call <tool> --args <json|@file> [--rules <file>] [--hook <dir>]... [--tool <dir>]... [--cwd <dir>] [--approve yes|no|ask] [--format text|json] [--state <file>]",
-    summary: "run one call of a bundled (or --tool) tool through the whole pipeline and print each step",
-  },
-  effects: {
-    usage: "raw effects <tool> --args <json|@file> [--tool <dir>]... [--cwd <dir>] [--format text|json]",
-    summary: "print the intended effects of a call, computed by the real pipeline",
-  },
-  hook: {
-    usage: "raw hook run <dir> --event <event> --payload <json|@file> [--cwd <dir>] [--format text|json]",
-    summary: "run a hook folder once with an event payload and print its answer",
-  },
-  panel: {
-    usage:
-      "raw panel render <file...> [--title <title>] [--select <id>]\nraw panel validate <file> [--format text|json|github]",
-    summary: "render a panel document as text, or validate it",
-  },
-  demo: {
-    usage: "raw demo [--web]",
-    summary: "a short scripted session with the bundled tools, rules and hooks",
-  },
-  mcp: {
-    usage:
-      "raw mcp serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--http <host:port>]\n" +
-      "raw mcp proxy --rules <file> [--hook <dir>]... [--name <server>] [--cwd <dir>] [--trace <file>] -- <server command...>\n" +
-      "raw mcp tools [--name <server>] [--format text|json] -- <server command...>",
-    summary: "serve Raw tools over MCP, or put Raw rules, hooks and approval in front of an MCP server",
-  },
-  serve: {
-    usage:
-      "raw serve [--tool <dir>]... [--rules <file>] [--hook <dir>]... [--cwd <dir>] [--host <loopback address>] [--port <n>] [--state <file>]",
-    summary: "a local web page: call tools, approve, answer forms and watch panels live",
-  },
-};
+export type { CommandName } from "../commands/definitions.js";
 
-/** The usage text of a command, as usage errors print it. */
+/** How usage shows a positional argument: `<name>`, `<a|b>`, `<name...>`, `[<name>]`. */
+function positionalText(positional: PositionalDefinition): string {
+  const name = positional.choices?.join("|") ?? positional.name;
+  const shown = `<${name}${positional.variadic === true ? "..." : ""}>`;
+  return positional.optional === true ? `[${shown}]` : shown;
+}
+
+/** How usage shows an option: `--args <json|@file>`, `[--format text|json]`, `[--hook <dir>]...`, `[--web]`. */
+function optionText(name: string, option: OptionDefinition): string {
+  const value =
+    option.type === "boolean" ? "" : ` ${option.choices?.join("|") ?? `<${option.value ?? "value"}>`}`;
+  const text = `--${name}${value}`;
+  if (option.required === true) return text;
+  return `[${text}]${option.multiple === true ? "..." : ""}`;
+}
+
+/** The usage line of one form of a command. */
+export function formUsage(name: CommandName, form: CommandForm): string {
+  const parts = [`raw ${name}`];
+  if (form.sub !== undefined) parts.push(form.sub);
+  // The option that selects a form comes first: `raw schema --vscode [--out <dir>]`.
+  if (form.flag !== undefined) {
+    const flag = form.options[form.flag];
+    if (flag !== undefined) parts.push(optionText(form.flag, flag));
+  }
+  for (const positional of form.positionals) parts.push(positionalText(positional));
+  for (const [option, definition] of Object.entries(form.options)) {
+    if (option !== form.flag) parts.push(optionText(option, definition));
+  }
+  if (form.rest !== undefined) parts.push(`-- ${form.rest}`);
+  return parts.join(" ");
+}
+
+/** The usage text of a command, one line per form (what usage errors print). */
 export function usageOf(name: CommandName): string {
-  return COMMAND_HELP[name].usage;
+  return COMMANDS[name].forms.map((form) => formUsage(name, form)).join("\n");
+}
+
+/** The option lines of `raw help <command>`: each option once, with its summary (and default). */
+function optionLines(name: CommandName): string[] {
+  const seen = new Map<string, string>();
+  for (const form of COMMANDS[name].forms) {
+    for (const [option, definition] of Object.entries(form.options)) {
+      if (seen.has(option)) continue;
+      const value =
+        definition.type === "boolean"
+          ? ""
+          : ` ${definition.choices?.join("|") ?? `<${definition.value ?? "value"}>`}`;
+      const fallback = definition.default === undefined ? "" : ` (default: ${definition.default})`;
+      seen.set(`--${option}${value}`, `${definition.summary}${fallback}`);
+    }
+  }
+  const width = Math.max(0, ...[...seen.keys()].map((key) => key.length));
+  return [...seen].map(([key, summary]) => `  ${key.padEnd(width)}  ${summary}`);
+}
+
+/** What `raw help <command>` and `raw <command> --help` print: usage, summary, options and examples. */
+export function commandHelpText(name: CommandName): string {
+  const command = COMMANDS[name];
+  const lines = [`usage: ${usageOf(name).replaceAll("\n", "\n       ")}`, "", command.summary];
+  const options = optionLines(name);
+  if (options.length > 0) lines.push("", "Options:", ...options);
+  lines.push("", command.examples.length === 1 ? "Example:" : "Examples:");
+  for (const example of command.examples) lines.push(`  raw ${example}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** What `raw --help` prints: every command with its summary and usage, then the exit codes. */
+export function globalHelpText(): string {
+  const lines = [
+    "usage: raw <command> [options]   (--debug shows the stack of an unexpected error)",
+    "",
+    "Commands:",
+  ];
+  for (const [name, command] of Object.entries(COMMANDS))
+    lines.push(`  ${name.padEnd(9)} ${command.summary}`);
+  lines.push("", "Usage:");
+  for (const name of Object.keys(COMMANDS) as CommandName[])
+    lines.push(`  ${usageOf(name).replaceAll("\n", "\n  ")}`);
+  lines.push(
+    "",
+    'Run "raw help <command>" for a command\'s options and an example.',
+    "",
+    "Exit codes: 0 ok, 1 validation or contract failure, 2 usage error, 130 interrupted (Ctrl-C).",
+  );
+  return `${lines.join("\n")}\n`;
 }

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appRoot, raw, tempDir } from "./helpers.js";
+import { appRoot, cli, tempDir } from "./helpers.js";
 
 const HANDLER =
   'export function handler() { return { isError: false, content: [{ type: "text", text: "ran" }] }; }\n';
@@ -54,12 +54,14 @@ function json(run: { stdout: string }): Trace {
 }
 
 describe("raw call: --tool folders that fail to load import nothing", () => {
-  it("a valid folder next to an invalid one is not imported, not even for the report", () => {
+  it("a valid folder next to an invalid one is not imported, not even for the report", async () => {
     const root = tempDir();
     const marker = join(root, "marker.txt");
     toolFolder(root, "good", {}, markerEntry(marker));
     toolFolder(root, "bad", { extra: true }, markerEntry(marker));
-    const run = raw(["call", "good", "--args", "{}", "--tool", "./good", "--tool", "./bad"], { cwd: root });
+    const run = await cli(["call", "good", "--args", "{}", "--tool", "./good", "--tool", "./bad"], {
+      cwd: root,
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("bad/tool.json");
@@ -91,10 +93,10 @@ describe("raw call: bundled by name, folders by path", () => {
     return dir;
   }
 
-  it("--hook guard is the bundled hook even when ./guard exists; the trace names its real folder", () => {
+  it("--hook guard is the bundled hook even when ./guard exists; the trace names its real folder", async () => {
     const root = tempDir();
     plantedGuard(root);
-    const run = raw(
+    const run = await cli(
       ["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "guard", "--format", "json"],
       {
         cwd: root,
@@ -110,7 +112,7 @@ describe("raw call: bundled by name, folders by path", () => {
         bundled: true,
       },
     ]);
-    const text = raw(["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "guard"], {
+    const text = await cli(["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "guard"], {
       cwd: root,
     });
     expect(text.stdout).toContain(
@@ -118,10 +120,10 @@ describe("raw call: bundled by name, folders by path", () => {
     );
   });
 
-  it("--hook ./guard is the folder, and the trace says so", () => {
+  it("--hook ./guard is the folder, and the trace says so", async () => {
     const root = tempDir();
     const dir = plantedGuard(root);
-    const run = raw(
+    const run = await cli(
       ["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "./guard", "--format", "json"],
       {
         cwd: root,
@@ -132,12 +134,12 @@ describe("raw call: bundled by name, folders by path", () => {
     expect(trace.folders).toEqual([{ kind: "hook", id: "local/guard", folder: dir, bundled: false }]);
   });
 
-  it("an unknown bundled hook name is an error, never a folder of the working directory", () => {
+  it("an unknown bundled hook name is an error, never a folder of the working directory", async () => {
     const root = tempDir();
     const dir = plantedGuard(root);
     const renamed = join(root, "mine");
     symlinkSync(dir, renamed);
-    const run = raw(["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "mine"], {
+    const run = await cli(["call", "todo", "--args", '{"mode":"replace","items":[]}', "--hook", "mine"], {
       cwd: root,
     });
     expect(run.status).toBe(1);
@@ -147,13 +149,15 @@ describe("raw call: bundled by name, folders by path", () => {
     );
   });
 
-  it("--tool takes a path only: a bare name is refused; ./name is the folder and the trace names it", () => {
+  it("--tool takes a path only: a bare name is refused; ./name is the folder and the trace names it", async () => {
     const root = tempDir();
     const dir = toolFolder(root, "echo");
-    const bare = raw(["call", "echo", "--args", "{}", "--tool", "echo"], { cwd: root });
+    const bare = await cli(["call", "echo", "--args", "{}", "--tool", "echo"], { cwd: root });
     expect(bare.status).toBe(1);
     expect(bare.stderr).toMatch(/^raw: tool_not_a_path: --tool takes a folder path, such as \.\/echo/);
-    const run = raw(["call", "echo", "--args", "{}", "--tool", "./echo", "--format", "json"], { cwd: root });
+    const run = await cli(["call", "echo", "--args", "{}", "--tool", "./echo", "--format", "json"], {
+      cwd: root,
+    });
     expect(run.status).toBe(0);
     expect(json(run).folders).toEqual([{ kind: "tool", id: "local/echo", folder: dir, bundled: false }]);
   });
@@ -162,9 +166,9 @@ describe("raw call: bundled by name, folders by path", () => {
 describe("raw call: without --rules, write_file and bash ask first", () => {
   const WRITE = JSON.stringify({ operations: [{ path: "a.txt", mode: "overwrite", content: "x\n" }] });
 
-  it("write_file without a terminal ends approval_required and writes nothing", () => {
+  it("write_file without a terminal ends approval_required and writes nothing", async () => {
     const root = tempDir();
-    const run = raw(["call", "write_file", "--args", WRITE, "--cwd", root, "--format", "json"], {
+    const run = await cli(["call", "write_file", "--args", WRITE, "--cwd", root, "--format", "json"], {
       cwd: root,
     });
     expect(run.status).toBe(1);
@@ -174,17 +178,17 @@ describe("raw call: without --rules, write_file and bash ask first", () => {
     expect(existsSync(join(root, "a.txt"))).toBe(false);
   });
 
-  it("bash without a terminal ends approval_required and runs nothing", () => {
+  it("bash without a terminal ends approval_required and runs nothing", async () => {
     const root = tempDir();
     const args = JSON.stringify({ commands: [{ command: "touch ran.txt" }] });
-    const run = raw(["call", "bash", "--args", args, "--cwd", root, "--format", "json"], { cwd: root });
+    const run = await cli(["call", "bash", "--args", args, "--cwd", root, "--format", "json"], { cwd: root });
     expect(json(run).result.code).toBe("approval_required");
     expect(existsSync(join(root, "ran.txt"))).toBe(false);
   });
 
-  it("--approve yes answers the question; --rules replaces the default", () => {
+  it("--approve yes answers the question; --rules replaces the default", async () => {
     const root = tempDir();
-    const approved = raw(
+    const approved = await cli(
       ["call", "write_file", "--args", WRITE, "--cwd", root, "--approve", "yes", "--format", "json"],
       {
         cwd: root,
@@ -194,25 +198,28 @@ describe("raw call: without --rules, write_file and bash ask first", () => {
     expect(json(approved).steps.find((s) => s.step === "approval")).toMatchObject({ status: "approved" });
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("x\n");
     writeFileSync(join(root, "rules.json"), JSON.stringify([{ match: "*", effect: "allow" }]));
-    const allowed = raw(["call", "write_file", "--args", WRITE, "--cwd", root, "--rules", "rules.json"], {
-      cwd: root,
-    });
+    const allowed = await cli(
+      ["call", "write_file", "--args", WRITE, "--cwd", root, "--rules", "rules.json"],
+      {
+        cwd: root,
+      },
+    );
     expect(allowed.status).toBe(0);
   });
 });
 
 describe("raw init tool: the scaffold keeps to its description", () => {
-  function scaffold(): { root: string; work: string } {
+  async function scaffold(): Promise<{ root: string; work: string }> {
     const root = tempDir();
-    const init = raw(["init", "tool", "tools/append"], { cwd: root });
+    const init = await cli(["init", "tool", "tools/append"], { cwd: root });
     expect(init.status).toBe(0);
     const work = join(root, "work");
     mkdirSync(work);
     return { root, work };
   }
 
-  function append(root: string, work: string, args: Record<string, unknown>) {
-    const run = raw(
+  async function append(root: string, work: string, args: Record<string, unknown>) {
+    const run = await cli(
       [
         "call",
         "append",
@@ -232,31 +239,35 @@ describe("raw init tool: the scaffold keeps to its description", () => {
     return json(run).result;
   }
 
-  it("appends under the working directory", () => {
-    const { root, work } = scaffold();
-    expect(append(root, work, { path: "notes/today.txt", line: "hello" }).isError).toBe(false);
+  it("appends under the working directory", async () => {
+    const { root, work } = await scaffold();
+    expect((await append(root, work, { path: "notes/today.txt", line: "hello" })).isError).toBe(false);
     expect(readFileSync(join(work, "notes", "today.txt"), "utf8")).toBe("hello\n");
   });
 
-  it("refuses .., absolute paths and links out of the working directory, and writes nothing there", () => {
-    const { root, work } = scaffold();
-    expect(append(root, work, { path: "../outside.txt", line: "x" })).toMatchObject({ isError: true });
+  it("refuses .., absolute paths and links out of the working directory, and writes nothing there", async () => {
+    const { root, work } = await scaffold();
+    expect(await append(root, work, { path: "../outside.txt", line: "x" })).toMatchObject({ isError: true });
     expect(existsSync(join(root, "outside.txt"))).toBe(false);
-    expect(append(root, work, { path: join(root, "abs.txt"), line: "x" })).toMatchObject({ isError: true });
+    expect(await append(root, work, { path: join(root, "abs.txt"), line: "x" })).toMatchObject({
+      isError: true,
+    });
     expect(existsSync(join(root, "abs.txt"))).toBe(false);
     mkdirSync(join(root, "elsewhere"));
     symlinkSync(join(root, "elsewhere"), join(work, "link"));
-    expect(append(root, work, { path: "link/escaped.txt", line: "x" })).toMatchObject({ isError: true });
+    expect(await append(root, work, { path: "link/escaped.txt", line: "x" })).toMatchObject({
+      isError: true,
+    });
     expect(existsSync(join(root, "elsewhere", "escaped.txt"))).toBe(false);
     symlinkSync(join(root, "target.txt"), join(work, "file-link"));
-    expect(append(root, work, { path: "file-link", line: "x" })).toMatchObject({ isError: true });
+    expect(await append(root, work, { path: "file-link", line: "x" })).toMatchObject({ isError: true });
     expect(existsSync(join(root, "target.txt"))).toBe(false);
   });
 
-  it("refuses a line with any line break, so the result is always one appended line", () => {
-    const { root, work } = scaffold();
+  it("refuses a line with any line break, so the result is always one appended line", async () => {
+    const { root, work } = await scaffold();
     for (const line of ["a\u2028b", "a\rb", "a\u000bb"]) {
-      expect(append(root, work, { path: "one.txt", line })).toMatchObject({ isError: true });
+      expect(await append(root, work, { path: "one.txt", line })).toMatchObject({ isError: true });
     }
     expect(existsSync(join(work, "one.txt"))).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixtures, lines, raw, tempDir } from "./helpers.js";
+import { cli, fixtures, lines, tempDir } from "./helpers.js";
 
 const callFixtures = join(fixtures, "call");
 
@@ -22,13 +22,13 @@ interface Trace {
   modelLines: string[];
 }
 
-function call(
+async function call(
   tool: string,
   args: unknown,
   extra: string[] = [],
   cwd?: string,
-): { status: number | null; trace: Trace } {
-  const run = raw(
+): Promise<{ status: number | null; trace: Trace }> {
+  const run = await cli(
     ["call", tool, "--args", JSON.stringify(args), "--format", "json", ...extra],
     cwd ? { cwd } : {},
   );
@@ -47,9 +47,9 @@ const PASSED = [
 ];
 
 describe("raw call: each bundled tool through the real pipeline", () => {
-  it("write_file writes real files and reports its intended effects and the Files changed panel", () => {
+  it("write_file writes real files and reports its intended effects and the Files changed panel", async () => {
     const cwd = tempDir();
-    const { status, trace } = call(
+    const { status, trace } = await call(
       "write_file",
       { operations: [{ path: "docs/a.txt", mode: "overwrite", content: "hello\n" }] },
       ["--cwd", cwd, "--approve", "yes"],
@@ -76,12 +76,12 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     });
   });
 
-  it("write_file applies a patch with a move (effects name both ends)", () => {
+  it("write_file applies a patch with a move (effects name both ends)", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "notes.txt"), "draft\n");
     const patch =
       "*** Begin Patch\n*** Update File: notes.txt\n*** Move to: done/notes.txt\n@@\n-draft\n+final\n*** End Patch";
-    const { status, trace } = call("write_file", { patch }, ["--cwd", cwd, "--approve", "yes"]);
+    const { status, trace } = await call("write_file", { patch }, ["--cwd", cwd, "--approve", "yes"]);
     expect(status).toBe(0);
     expect(existsSync(join(cwd, "notes.txt"))).toBe(false);
     expect(readFileSync(join(cwd, "done", "notes.txt"), "utf8")).toBe("final\n");
@@ -93,14 +93,13 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     });
   });
 
-  it("bash runs real processes in the session folder", () => {
+  it("bash runs real processes in the session folder", async () => {
     const cwd = tempDir();
-    const { status, trace } = call("bash", { commands: [{ command: "echo hi > out.txt && cat out.txt" }] }, [
-      "--cwd",
-      cwd,
-      "--approve",
-      "yes",
-    ]);
+    const { status, trace } = await call(
+      "bash",
+      { commands: [{ command: "echo hi > out.txt && cat out.txt" }] },
+      ["--cwd", cwd, "--approve", "yes"],
+    );
     expect(status).toBe(0);
     expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("hi\n");
     expect(trace.steps.find((s) => s.step === "effects")).toEqual({
@@ -113,20 +112,19 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     });
   });
 
-  it("bash reports a failing command with the tool's own code (exit 1)", () => {
-    const { status, trace } = call("bash", { commands: [{ command: "exit 3" }, { command: "echo never" }] }, [
-      "--cwd",
-      tempDir(),
-      "--approve",
-      "yes",
-    ]);
+  it("bash reports a failing command with the tool's own code (exit 1)", async () => {
+    const { status, trace } = await call(
+      "bash",
+      { commands: [{ command: "exit 3" }, { command: "echo never" }] },
+      ["--cwd", tempDir(), "--approve", "yes"],
+    );
     expect(status).toBe(1);
     expect(trace.result).toMatchObject({ isError: true, code: "command_failed" });
     expect(steps(trace).at(-2)).toEqual(["handler", "ran"]);
   });
 
-  it("todo renders its panel as text with renderPanelText", () => {
-    const { status, trace } = call("todo", {
+  it("todo renders its panel as text with renderPanelText", async () => {
+    const { status, trace } = await call("todo", {
       mode: "replace",
       title: "Ship",
       items: [
@@ -141,14 +139,14 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     ]);
   });
 
-  it("diagram renders a Mermaid block as a fenced source", () => {
-    const { status, trace } = call("diagram", { source: "flowchart LR\nA-->B", title: "Flow" });
+  it("diagram renders a Mermaid block as a fenced source", async () => {
+    const { status, trace } = await call("diagram", { source: "flowchart LR\nA-->B", title: "Flow" });
     expect(status).toBe(0);
     expect(trace.panels[0]?.text).toBe("Flow\n```mermaid\nflowchart LR\nA-->B\n```");
   });
 
-  it("ask_user without a terminal fails at once with interaction_unavailable", () => {
-    const { status, trace } = call("ask_user", {
+  it("ask_user without a terminal fails at once with interaction_unavailable", async () => {
+    const { status, trace } = await call("ask_user", {
       questions: [
         { id: "env", label: "Which environment?", kind: "single_select", options: [{ id: "s", label: "S" }] },
       ],
@@ -158,8 +156,13 @@ describe("raw call: each bundled tool through the real pipeline", () => {
     expect(trace.result.content[0]?.text).toBe("interaction_unavailable: this host has no response adapter");
   });
 
-  it("prints a text trace step by step", () => {
-    const run = raw(["call", "todo", "--args", '{"mode":"replace","items":[{"id":"a","label":"One"}]}']);
+  it("prints a text trace step by step", async () => {
+    const run = await cli([
+      "call",
+      "todo",
+      "--args",
+      '{"mode":"replace","items":[{"id":"a","label":"One"}]}',
+    ]);
     expect(run.status).toBe(0);
     expect(lines(run.stdout)).toEqual([
       'call todo {"mode":"replace","items":[{"id":"a","label":"One"}]}',
@@ -179,8 +182,8 @@ describe("raw call: each bundled tool through the real pipeline", () => {
 });
 
 describe("raw call: every dispatch outcome the CLI can reach", () => {
-  it("tool_not_exposed: an unknown tool", () => {
-    const { status, trace } = call("nope", {});
+  it("tool_not_exposed: an unknown tool", async () => {
+    const { status, trace } = await call("nope", {});
     expect(status).toBe(1);
     expect(steps(trace)).toEqual([
       ["exposure", "failed"],
@@ -193,8 +196,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     });
   });
 
-  it("tool_denied: an unconditional deny rule hides the tool (the deciding rule is named)", () => {
-    const { status, trace } = call("bash", { commands: [{ command: "ls" }] }, [
+  it("tool_denied: an unconditional deny rule hides the tool (the deciding rule is named)", async () => {
+    const { status, trace } = await call("bash", { commands: [{ command: "ls" }] }, [
       "--rules",
       join(callFixtures, "rules", "deny-bash.json"),
     ]);
@@ -214,8 +217,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     expect(trace.result.content[0]?.text).toBe("tool denied: builtin/bash");
   });
 
-  it("invalid_arguments: the JSON Schema rejects the arguments", () => {
-    const { status, trace } = call("write_file", { operations: [{ path: 3, mode: "overwrite" }] });
+  it("invalid_arguments: the JSON Schema rejects the arguments", async () => {
+    const { status, trace } = await call("write_file", { operations: [{ path: 3, mode: "overwrite" }] });
     expect(status).toBe(1);
     expect(steps(trace)).toEqual([
       ["exposure", "ok"],
@@ -226,16 +229,19 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     expect(trace.result.content[0]?.text).toBe("/operations/0/path: must be string");
   });
 
-  it("invalid_effects: a --tool folder whose descriptor returns effects its schema rejects", () => {
-    const { status, trace } = call("bad_effects", {}, ["--tool", join(callFixtures, "tools", "bad-effects")]);
+  it("invalid_effects: a --tool folder whose descriptor returns effects its schema rejects", async () => {
+    const { status, trace } = await call("bad_effects", {}, [
+      "--tool",
+      join(callFixtures, "tools", "bad-effects"),
+    ]);
     expect(status).toBe(1);
     expect(trace.identity).toBe("local/bad-effects");
     expect(steps(trace)).toEqual([...PASSED, ["effects", "failed"], ["result", "error"]]);
     expect(trace.result.code).toBe("invalid_effects");
   });
 
-  it("effects_error: a --tool folder whose descriptor throws", () => {
-    const { status, trace } = call("effects_throw", {}, [
+  it("effects_error: a --tool folder whose descriptor throws", async () => {
+    const { status, trace } = await call("effects_throw", {}, [
       "--tool",
       join(callFixtures, "tools", "effects-throw"),
     ]);
@@ -247,8 +253,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     });
   });
 
-  it("hook_denied: the bundled guard hook denies a direct rm before approval is asked", () => {
-    const { status, trace } = call("bash", { commands: [{ command: "rm -rf build" }] }, [
+  it("hook_denied: the bundled guard hook denies a direct rm before approval is asked", async () => {
+    const { status, trace } = await call("bash", { commands: [{ command: "rm -rf build" }] }, [
       "--hook",
       "guard",
       "--approve",
@@ -273,8 +279,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     );
   });
 
-  it("hook_error: a hook that exits 1 blocks the call, and its stderr shows in the receipt", () => {
-    const { status, trace } = call("todo", { mode: "replace", items: [] }, [
+  it("hook_error: a hook that exits 1 blocks the call, and its stderr shows in the receipt", async () => {
+    const { status, trace } = await call("todo", { mode: "replace", items: [] }, [
       "--hook",
       join(callFixtures, "hooks", "failing"),
     ]);
@@ -294,11 +300,11 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     });
   });
 
-  it("approval_required: a conditional ask without a terminal", () => {
+  it("approval_required: a conditional ask without a terminal", async () => {
     const cwd = tempDir();
     const args = { operations: [{ path: "a.txt", mode: "overwrite", content: "x" }] };
     const rules = join(callFixtures, "rules", "ask-writes.json");
-    const { status, trace } = call("write_file", args, ["--rules", rules, "--cwd", cwd]);
+    const { status, trace } = await call("write_file", args, ["--rules", rules, "--cwd", cwd]);
     expect(status).toBe(1);
     expect(steps(trace)).toEqual([
       ...PASSED,
@@ -312,11 +318,11 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
   });
 
-  it("approval_denied with --approve no, and the handler runs with --approve yes", () => {
+  it("approval_denied with --approve no, and the handler runs with --approve yes", async () => {
     const cwd = tempDir();
     const args = { operations: [{ path: "a.txt", mode: "overwrite", content: "x" }] };
     const rules = join(callFixtures, "rules", "ask-writes.json");
-    const denied = call("write_file", args, ["--rules", rules, "--cwd", cwd, "--approve", "no"]);
+    const denied = await call("write_file", args, ["--rules", rules, "--cwd", cwd, "--approve", "no"]);
     expect(denied.status).toBe(1);
     expect(denied.trace.result.code).toBe("approval_denied");
     expect(denied.trace.steps.find((s) => s.step === "approval")).toEqual({
@@ -325,14 +331,14 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
       text: "by --approve no",
     });
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
-    const approved = call("write_file", args, ["--rules", rules, "--cwd", cwd, "--approve", "yes"]);
+    const approved = await call("write_file", args, ["--rules", rules, "--cwd", cwd, "--approve", "yes"]);
     expect(approved.status).toBe(0);
     expect(approved.trace.steps.find((s) => s.step === "approval")?.status).toBe("approved");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("x");
   });
 
-  it("tool_error: a --tool folder whose handler throws", () => {
-    const { status, trace } = call("thrower", {}, ["--tool", join(callFixtures, "tools", "thrower")]);
+  it("tool_error: a --tool folder whose handler throws", async () => {
+    const { status, trace } = await call("thrower", {}, ["--tool", join(callFixtures, "tools", "thrower")]);
     expect(status).toBe(1);
     expect(steps(trace).slice(-2)).toEqual([
       ["handler", "ran"],
@@ -345,8 +351,8 @@ describe("raw call: every dispatch outcome the CLI can reach", () => {
     });
   });
 
-  it("a PostToolUseFailure notification hook leaves a receipt without changing the result", () => {
-    const { status, trace } = call("bash", { commands: [{ command: "exit 4" }] }, [
+  it("a PostToolUseFailure notification hook leaves a receipt without changing the result", async () => {
+    const { status, trace } = await call("bash", { commands: [{ command: "exit 4" }] }, [
       "--hook",
       "notify",
       "--approve",

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { casesSchemaText } from "../../src/support/cases.js";
-import { appRoot, fixtures, lines, raw, tempDir } from "./helpers.js";
+import { appRoot, cli, fixtures, lines, tempDir } from "./helpers.js";
 
 const repoRoot = join(appRoot, "..", "..");
 const committed = (path: string) => readFileSync(join(repoRoot, path), "utf8");
@@ -17,64 +17,75 @@ describe("raw schema", () => {
     ["cases", "apps/raw/schemas/cases.schema.json"],
   ];
 
-  it.each(SCHEMAS)("raw schema %s prints the committed %s byte for byte", (name, path) => {
-    const run = raw(["schema", name]);
+  it.each(SCHEMAS)("raw schema %s prints the committed %s byte for byte", async (name, path) => {
+    const run = await cli(["schema", name]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(committed(path));
   });
 
-  it("schemas/cases.schema.json matches the schema the CLI validates cases with", () => {
+  it("schemas/cases.schema.json matches the schema the CLI validates cases with", async () => {
     expect(committed("apps/raw/schemas/cases.schema.json")).toBe(casesSchemaText());
   });
 
-  it("--out writes the file", () => {
+  it("--out writes the file", async () => {
     const dir = tempDir();
-    const run = raw(["schema", "tool", "--out", join(dir, "schemas")]);
+    const run = await cli(["schema", "tool", "--out", join(dir, "schemas")]);
     expect(run.status).toBe(0);
     expect(readFileSync(join(dir, "schemas", "tool.schema.json"), "utf8")).toBe(
       committed("packages/tool-api/schemas/tool.schema.json"),
     );
   });
 
-  it("--vscode prints the json.schemas setting for tool.json and hook.json", () => {
-    const run = raw(["schema", "--vscode"]);
+  /** The setting's entries: every document kind raw validate checks (schema-vscode.test.ts proves each one). */
+  const MAPPINGS = (url: (name: string, id: string) => string) => [
+    { fileMatch: ["**/tool.json"], url: url("tool", "raw.tool-api/2/tool") },
+    { fileMatch: ["**/hook.json"], url: url("hook", "raw.hook/2/hook") },
+    { fileMatch: ["**/*rules*.json", "!**/*.schema.json"], url: url("rules", "raw.tool-api/2/rules") },
+    {
+      fileMatch: ["**/*cases*.json", "!**/*rules*.json", "!**/*.schema.json"],
+      url: url("cases", "raw.cli/1/cases"),
+    },
+    {
+      fileMatch: ["**/*panel*.json", "!**/*rules*.json", "!**/*cases*.json", "!**/*.schema.json"],
+      url: url("panel-document", "raw.panel/2/panel-document"),
+    },
+  ];
+
+  it("--vscode prints the json.schemas setting for every kind raw validate checks", async () => {
+    const run = await cli(["schema", "--vscode"]);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
-      "json.schemas": [
-        {
-          fileMatch: ["**/tool.json"],
-          url: "https://raw.tlelabs.com/schemas/raw.tool-api/2/tool.schema.json",
-        },
-        { fileMatch: ["**/hook.json"], url: "https://raw.tlelabs.com/schemas/raw.hook/2/hook.schema.json" },
-      ],
+      "json.schemas": MAPPINGS((_, id) => `https://raw.tlelabs.com/schemas/${id}.schema.json`),
     });
   });
 
-  it("--vscode --out writes both schemas and points the setting at them", () => {
+  it("--vscode --out writes every schema and points the setting at them", async () => {
     const cwd = tempDir();
-    const run = raw(["schema", "--vscode", "--out", ".vscode/schemas"], { cwd });
+    const run = await cli(["schema", "--vscode", "--out", ".vscode/schemas"], { cwd });
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)["json.schemas"]).toEqual([
-      { fileMatch: ["**/tool.json"], url: "./.vscode/schemas/tool.schema.json" },
-      { fileMatch: ["**/hook.json"], url: "./.vscode/schemas/hook.schema.json" },
-    ]);
+    expect(JSON.parse(run.stdout)["json.schemas"]).toEqual(
+      MAPPINGS((name) => `./.vscode/schemas/${name}.schema.json`),
+    );
     expect(readdirSync(join(cwd, ".vscode", "schemas")).sort()).toEqual([
+      "cases.schema.json",
       "hook.schema.json",
+      "panel-document.schema.json",
+      "rules.schema.json",
       "tool.schema.json",
     ]);
   });
 
-  it("an unknown name is a usage error", () => {
-    const run = raw(["schema", "nope"]);
+  it("an unknown name is a usage error", async () => {
+    const run = await cli(["schema", "nope"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^raw: usage: unknown schema "nope"/);
   });
 });
 
 describe("raw init", () => {
-  it("scaffolds a tool that validates and whose own test passes", () => {
+  it("scaffolds a tool that validates and whose own test passes", async () => {
     const cwd = tempDir();
-    const init = raw(["init", "tool", "tools/touch"], { cwd });
+    const init = await cli(["init", "tool", "tools/touch"], { cwd });
     expect(init.status).toBe(0);
     expect(lines(init.stdout)).toEqual([
       "created tools/touch/tool.json",
@@ -82,7 +93,7 @@ describe("raw init", () => {
       "created tools/touch/test.mjs",
       "next: node --test tools/touch/test.mjs && npm run raw -- validate tools/touch",
     ]);
-    const validate = raw(["validate", "tools/touch"], { cwd });
+    const validate = await cli(["validate", "tools/touch"], { cwd });
     expect(validate.stdout).toBe("tools/touch/tool.json  ok\n\n1 passed, 0 failed\n");
     expect(validate.status).toBe(0);
     // Amendment A9: the editor hint names the published schema (the committed schema's $id).
@@ -92,18 +103,18 @@ describe("raw init", () => {
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/# pass 3\n/);
     // The scaffold runs through the pipeline too: its effects feed policy.
-    const effects = raw(
+    const effects = await cli(
       ["effects", "touch", "--tool", "tools/touch", "--args", '{"path":"a/b.txt","line":"x"}'],
       { cwd },
     );
     expect(effects.stdout).toBe(`write ${join(cwd, "a", "b.txt")}\n`);
   });
 
-  it("scaffolds a hook that validates and whose own test passes", () => {
+  it("scaffolds a hook that validates and whose own test passes", async () => {
     const cwd = tempDir();
-    const init = raw(["init", "hook", "hooks/no-rm"], { cwd });
+    const init = await cli(["init", "hook", "hooks/no-rm"], { cwd });
     expect(init.status).toBe(0);
-    expect(raw(["validate", "hooks/no-rm/"], { cwd }).status).toBe(0);
+    expect((await cli(["validate", "hooks/no-rm/"], { cwd })).status).toBe(0);
     const hookJson = JSON.parse(readFileSync(join(cwd, "hooks/no-rm/hook.json"), "utf8"));
     expect(hookJson.$schema).toBe(
       JSON.parse(committed("packages/hook-protocol/schemas/hook.schema.json")).$id,
@@ -113,28 +124,37 @@ describe("raw init", () => {
     expect(test.stdout).toMatch(/# pass 2\n/);
   });
 
-  it("refuses a folder that is not empty (exit 1) and a folder name that is not an id (exit 2)", () => {
+  it("refuses a folder that is not empty (exit 1) and a folder name that is not an id (exit 2)", async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "busy"));
     writeFileSync(join(cwd, "busy", "x"), "");
-    const busy = raw(["init", "tool", "busy"], { cwd });
+    const busy = await cli(["init", "tool", "busy"], { cwd });
     expect(busy.status).toBe(1);
     expect(busy.stderr).toBe("raw: init_target_not_empty: busy exists and is not an empty folder\n");
-    const bad = raw(["init", "tool", "Bad Name"], { cwd });
+    const bad = await cli(["init", "tool", "Bad Name"], { cwd });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^raw: usage: the folder name "Bad Name" is the tool id and must match/);
   });
 });
 
 describe("raw effects", () => {
-  it("prints the intended effects computed by the pipeline, and runs nothing", () => {
+  it("prints the intended effects computed by the pipeline, and runs nothing", async () => {
     const cwd = tempDir();
     const args = '{"operations":[{"path":"x/../a.txt","mode":"append","content":"1"}]}';
-    const run = raw(["effects", "write_file", "--cwd", cwd, "--args", args]);
+    const run = await cli(["effects", "write_file", "--cwd", cwd, "--args", args]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(`write ${join(cwd, "a.txt")}\n`);
     expect(readdirSync(cwd)).toEqual([]);
-    const json = raw(["effects", "builtin/write_file", "--cwd", cwd, "--format", "json", "--args", args]);
+    const json = await cli([
+      "effects",
+      "builtin/write_file",
+      "--cwd",
+      cwd,
+      "--format",
+      "json",
+      "--args",
+      args,
+    ]);
     expect(JSON.parse(json.stdout)).toEqual({
       tool: "write_file",
       identity: "builtin/write_file",
@@ -143,11 +163,11 @@ describe("raw effects", () => {
     });
   });
 
-  it("says when a tool declares no effects, and fails like dispatch on bad arguments", () => {
-    expect(raw(["effects", "bash", "--args", '{"commands":[{"command":"ls"}]}']).stdout).toBe(
+  it("says when a tool declares no effects, and fails like dispatch on bad arguments", async () => {
+    expect((await cli(["effects", "bash", "--args", '{"commands":[{"command":"ls"}]}'])).stdout).toBe(
       "bash (builtin/bash) declares no intended effects\n",
     );
-    const bad = raw(["effects", "bash", "--args", "{}"]);
+    const bad = await cli(["effects", "bash", "--args", "{}"]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toBe("raw: invalid_arguments: (root): must have required property 'commands'\n");
   });
@@ -156,8 +176,8 @@ describe("raw effects", () => {
 describe("raw policy", () => {
   const rules = "examples/rules.json";
 
-  it("explain names the decision, visibility and the deciding rule with its location", () => {
-    const run = raw([
+  it("explain names the decision, visibility and the deciding rule with its location", async () => {
+    const run = await cli([
       "policy",
       "explain",
       "--rules",
@@ -175,9 +195,9 @@ describe("raw policy", () => {
     ]);
   });
 
-  it("explain --format json, without arguments (only unconditional rules) and for a hidden tool", () => {
+  it("explain --format json, without arguments (only unconditional rules) and for a hidden tool", async () => {
     const plain = JSON.parse(
-      raw(["policy", "explain", "--rules", rules, "builtin/bash", "--format", "json"]).stdout,
+      (await cli(["policy", "explain", "--rules", rules, "builtin/bash", "--format", "json"])).stdout,
     );
     expect(plain).toEqual({
       identity: "builtin/bash",
@@ -188,7 +208,7 @@ describe("raw policy", () => {
       location: "examples/rules.json:2:3",
     });
     const hidden = JSON.parse(
-      raw(["policy", "explain", "--rules", rules, "mcp/search/web", "--format", "json"]).stdout,
+      (await cli(["policy", "explain", "--rules", rules, "mcp/search/web", "--format", "json"])).stdout,
     );
     expect(hidden).toMatchObject({
       decision: "deny",
@@ -197,28 +217,30 @@ describe("raw policy", () => {
       location: "examples/rules.json:3:3",
     });
     const effects = JSON.parse(
-      raw([
-        "policy",
-        "explain",
-        "--rules",
-        rules,
-        "builtin/write_file",
-        "--effects",
-        '{"files":[{"path":"/p/config/a.json","operation":"write"}]}',
-        "--format",
-        "json",
-      ]).stdout,
+      (
+        await cli([
+          "policy",
+          "explain",
+          "--rules",
+          rules,
+          "builtin/write_file",
+          "--effects",
+          '{"files":[{"path":"/p/config/a.json","operation":"write"}]}',
+          "--format",
+          "json",
+        ])
+      ).stdout,
     );
     expect(effects).toMatchObject({ decision: "ask", ruleIndex: 2 });
   });
 
-  it("test passes the shipped cases", () => {
-    const run = raw(["policy", "test", rules, "examples/cases.json"]);
+  it("test passes the shipped cases", async () => {
+    const run = await cli(["policy", "test", rules, "examples/cases.json"]);
     expect(run.status).toBe(0);
     expect(lines(run.stdout).at(-1)).toBe("5 passed, 0 failed");
   });
 
-  it("test prints each mismatch with the rule that actually decided (exit 1)", () => {
+  it("test prints each mismatch with the rule that actually decided (exit 1)", async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, "cases.json"),
@@ -245,7 +267,7 @@ describe("raw policy", () => {
         2,
       )}\n`,
     );
-    const run = raw(["policy", "test", rules, join(dir, "cases.json")], { cwd: appRoot });
+    const run = await cli(["policy", "test", rules, join(dir, "cases.json")], { cwd: appRoot });
     expect(run.status).toBe(1);
     const file = join(dir, "cases.json");
     expect(lines(run.stdout)).toEqual([
@@ -259,7 +281,7 @@ describe("raw policy", () => {
       "",
       "1 passed, 3 failed",
     ]);
-    const json = JSON.parse(raw(["policy", "test", rules, file, "--format", "json"]).stdout);
+    const json = JSON.parse((await cli(["policy", "test", rules, file, "--format", "json"])).stdout);
     expect(json.summary).toEqual({ passed: 1, failed: 3 });
     expect(json.cases[1]).toEqual({
       index: 1,
@@ -281,8 +303,8 @@ describe("raw policy", () => {
     });
   });
 
-  it("test reports a cases file that breaks its schema, with positions (exit 1)", () => {
-    const run = raw(["policy", "test", rules, join(fixtures, "validate", "other", "bad-cases.json")], {
+  it("test reports a cases file that breaks its schema, with positions (exit 1)", async () => {
+    const run = await cli(["policy", "test", rules, join(fixtures, "validate", "other", "bad-cases.json")], {
       cwd: join(fixtures, "validate"),
     });
     expect(run.status).toBe(1);
@@ -299,8 +321,8 @@ describe("raw hook run", () => {
       tool: { identity: "builtin/bash", name: "bash", arguments: { commands: [{ command }] } },
     });
 
-  it("runs a gate hook whose subscription matches and prints its answer", () => {
-    const run = raw([
+  it("runs a gate hook whose subscription matches and prints its answer", async () => {
+    const run = await cli([
       "hook",
       "run",
       "hooks/guard",
@@ -319,10 +341,10 @@ describe("raw hook run", () => {
     expect(out[3]).toMatch(/^ {2}duration {2}\d+ ms$/);
   });
 
-  it("skips a hook none of whose subscriptions match, and reads the payload from @file", () => {
+  it("skips a hook none of whose subscriptions match, and reads the payload from @file", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "payload.json"), bash("ls"));
-    const run = raw([
+    const run = await cli([
       "hook",
       "run",
       "hooks/guard",
@@ -345,9 +367,9 @@ describe("raw hook run", () => {
     });
   });
 
-  it("a notification hook's message is in its receipt", () => {
+  it("a notification hook's message is in its receipt", async () => {
     const payload = JSON.stringify({ run: { status: "completed", steps: 3 } });
-    const run = raw([
+    const run = await cli([
       "hook",
       "run",
       "hooks/notify",
@@ -367,9 +389,9 @@ describe("raw hook run", () => {
     });
   });
 
-  it("a hook that fails exits 1 with its error receipt", () => {
+  it("a hook that fails exits 1 with its error receipt", async () => {
     const payload = JSON.stringify({ tool: { identity: "builtin/todo", name: "todo", arguments: {} } });
-    const run = raw([
+    const run = await cli([
       "hook",
       "run",
       join(fixtures, "call", "hooks", "failing"),
@@ -383,8 +405,8 @@ describe("raw hook run", () => {
     expect(run.stdout).toContain("  stderr\n    failing hook: cannot reach the policy server\n");
   });
 
-  it("a broken hook folder is reported with positions (exit 1); a bad event is a usage error (exit 2)", () => {
-    const broken = raw(
+  it("a broken hook folder is reported with positions (exit 1); a bad event is a usage error (exit 2)", async () => {
+    const broken = await cli(
       ["hook", "run", join(fixtures, "validate", "hooks", "bad-hook"), "--event", "Stop", "--payload", "{}"],
       {
         cwd: join(fixtures, "validate"),
@@ -392,7 +414,7 @@ describe("raw hook run", () => {
     );
     expect(broken.status).toBe(1);
     expect(broken.stderr).toContain("hooks/bad-hook/hook.json:2:3  hook_protocol_version_unsupported");
-    const usage = raw(["hook", "run", "hooks/guard", "--event", "Nope", "--payload", "{}"]);
+    const usage = await cli(["hook", "run", "hooks/guard", "--event", "Nope", "--payload", "{}"]);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/^raw: usage: --event must be one of SessionStart, /);
   });
@@ -401,8 +423,8 @@ describe("raw hook run", () => {
 describe("raw panel", () => {
   const ship = join(fixtures, "panels", "ship.panel.json");
 
-  it("render prints the document as text (panels.md §14)", () => {
-    const run = raw(["panel", "render", ship]);
+  it("render prints the document as text (panels.md §14)", async () => {
+    const run = await cli(["panel", "render", ship]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
       [
@@ -428,29 +450,29 @@ describe("raw panel", () => {
     );
   });
 
-  it("render uses --title (or the file name) when the document has no title", () => {
+  it("render uses --title (or the file name) when the document has no title", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "status.json"), '{"blocks":[{"id":"p","kind":"progress","value":1,"max":4}]}');
-    expect(raw(["panel", "render", join(dir, "status.json")]).stdout).toBe("status\nProgress 25%\n");
-    expect(raw(["panel", "render", join(dir, "status.json"), "--title", "Build"]).stdout).toBe(
+    expect((await cli(["panel", "render", join(dir, "status.json")])).stdout).toBe("status\nProgress 25%\n");
+    expect((await cli(["panel", "render", join(dir, "status.json"), "--title", "Build"])).stdout).toBe(
       "Build\nProgress 25%\n",
     );
   });
 
-  it("validate reports the first failure with its position in every format", () => {
+  it("validate reports the first failure with its position in every format", async () => {
     const cwd = join(fixtures, "validate");
-    expect(raw(["panel", "validate", "other/bad-panel.json"], { cwd }).stdout).toBe(
+    expect((await cli(["panel", "validate", "other/bad-panel.json"], { cwd })).stdout).toBe(
       "other/bad-panel.json  failed (1 error)\nother/bad-panel.json:7:31  panel_invalid  /blocks/0/items/0/label: must not be empty\n\n0 passed, 1 failed\n",
     );
-    const github = raw(["panel", "validate", "other/bad-panel.json", "--format", "github"], { cwd });
+    const github = await cli(["panel", "validate", "other/bad-panel.json", "--format", "github"], { cwd });
     expect(github.status).toBe(1);
     expect(lines(github.stdout)[0]).toBe(
       "::error file=other/bad-panel.json,line=7,col=31,title=panel_invalid::/blocks/0/items/0/label: must not be empty",
     );
-    const render = raw(["panel", "render", "other/bad-panel.json"], { cwd });
+    const render = await cli(["panel", "render", "other/bad-panel.json"], { cwd });
     expect(render.status).toBe(1);
     expect(render.stdout).toBe("");
     expect(render.stderr).toContain("other/bad-panel.json:7:31  panel_invalid");
-    expect(raw(["panel", "validate", ship]).status).toBe(0);
+    expect((await cli(["panel", "validate", ship])).status).toBe(0);
   });
 });

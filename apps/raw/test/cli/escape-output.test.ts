@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lines, raw, tempDir } from "./helpers.js";
+import { cli, lines, tempDir } from "./helpers.js";
 import { RAW_CONTROL, runOnScreen } from "./screen.js";
 
 /** A text that tries every trick: title, erase, cursor up, 8-bit CSI, bidi override, a forged line. */
@@ -142,10 +142,10 @@ describe("raw call in a real pseudo-terminal: the trace (A1)", () => {
 });
 
 describe("raw hook run (A1)", () => {
-  it("text: outcome, message, reason and stderr escaped, one item per line", () => {
+  it("text: outcome, message, reason and stderr escaped, one item per line", async () => {
     const root = tempDir();
     const hook = evilHook(root);
-    const run = raw([
+    const run = await cli([
       "hook",
       "run",
       hook,
@@ -161,7 +161,7 @@ describe("raw hook run (A1)", () => {
     expect(out, run.stderr).toContain(`  message   ${EVIL_SHOWN}`);
     expect(out).toContain(`  blocked   denied: ${EVIL_SHOWN}`);
     expect(out.filter((line) => line.startsWith("forged"))).toEqual([]);
-    const failing = raw([
+    const failing = await cli([
       "hook",
       "run",
       evilHook(root, "fail"),
@@ -182,10 +182,10 @@ describe("raw hook run (A1)", () => {
     ]);
   });
 
-  it("json: one well-formed document that keeps the exact texts", () => {
+  it("json: one well-formed document that keeps the exact texts", async () => {
     const root = tempDir();
     const hook = evilHook(root);
-    const run = raw([
+    const run = await cli([
       "hook",
       "run",
       hook,
@@ -218,9 +218,9 @@ describe("raw validate (A1): hostile file names and contents in all three format
   const badName = `bad${EVIL}.json`;
   const badShown = `bad${EVIL_SHOWN}.json`;
 
-  it("text: every file name and message escaped, one issue per line", () => {
+  it("text: every file name and message escaped, one issue per line", async () => {
     const cwd = corpus();
-    const run = raw(["validate", badName, "rules.json"], { cwd });
+    const run = await cli(["validate", badName, "rules.json"], { cwd });
     expect(run.status).toBe(1);
     expect(run.stdout).not.toMatch(RAW_IN_TEXT);
     const out = lines(run.stdout);
@@ -232,18 +232,18 @@ describe("raw validate (A1): hostile file names and contents in all three format
     expect(out.at(-1)).toBe("0 passed, 2 failed");
   });
 
-  it("json: one well-formed document with the exact file names", () => {
+  it("json: one well-formed document with the exact file names", async () => {
     const cwd = corpus();
-    const run = raw(["validate", badName, "rules.json", "--format", "json"], { cwd });
+    const run = await cli(["validate", badName, "rules.json", "--format", "json"], { cwd });
     expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b]/);
     const body = JSON.parse(run.stdout);
     expect(body.files.map((file: { file: string }) => file.file)).toEqual([badName, "rules.json"]);
     expect(body.summary).toEqual({ passed: 0, failed: 2 });
   });
 
-  it("github: one workflow command per issue, properties and messages encoded, no raw control", () => {
+  it("github: one workflow command per issue, properties and messages encoded, no raw control", async () => {
     const cwd = corpus();
-    const run = raw(["validate", badName, "rules.json", "--format", "github"], { cwd });
+    const run = await cli(["validate", badName, "rules.json", "--format", "github"], { cwd });
     expect(run.stdout).not.toMatch(RAW_IN_TEXT);
     const out = lines(run.stdout);
     expect(out.at(-1)).toBe("0 passed, 2 failed");
@@ -262,11 +262,11 @@ describe("raw validate (A1): hostile file names and contents in all three format
     expect(decode(file)).toBe(badShown);
   });
 
-  it("github: a message's LF and % are encoded, never a second command", () => {
+  it("github: a message's LF and % are encoded, never a second command", async () => {
     const dir = tempDir();
     // A tool folder whose manifest holds a hostile description: the message quotes nothing, but the file name does.
     writeFileSync(join(dir, "100%\n::warning::x.json"), "[1,");
-    const run = raw(["validate", "100%\n::warning::x.json", "--format", "github"], { cwd: dir });
+    const run = await cli(["validate", "100%\n::warning::x.json", "--format", "github"], { cwd: dir });
     const out = lines(run.stdout);
     expect(out).toHaveLength(2);
     expect(out[0]).toMatch(
@@ -276,7 +276,7 @@ describe("raw validate (A1): hostile file names and contents in all three format
 });
 
 describe("raw panel render (A1)", () => {
-  it("a label with LF, TAB and zero-width characters stays one line; A2 controls are refused with a plain message", () => {
+  it("a label with LF, TAB and zero-width characters stays one line; A2 controls are refused with a plain message", async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, "p.json"),
@@ -287,51 +287,51 @@ describe("raw panel render (A1)", () => {
         ],
       }),
     );
-    const run = raw(["panel", "render", "p.json"], { cwd: dir });
+    const run = await cli(["panel", "render", "p.json"], { cwd: dir });
     expect(run.status, run.stderr).toBe(0);
     expect(lines(run.stdout)).toEqual(["T\\nforged (0/1)", "[ ] x\\n[x] forged done\\t\\u200b\\u2028"]);
     writeFileSync(join(dir, "q.json"), JSON.stringify({ title: "\u009b2J\u202e", blocks: [] }));
-    const refused = raw(["panel", "render", "q.json"], { cwd: dir });
+    const refused = await cli(["panel", "render", "q.json"], { cwd: dir });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("panel_invalid  /title: contains a control character");
   });
 });
 
 describe("raw effects, raw policy explain and errors (A1)", () => {
-  it("raw effects prints each path on one line, escaped; --format json is well-formed", () => {
+  it("raw effects prints each path on one line, escaped; --format json is well-formed", async () => {
     const cwd = tempDir();
     const args = JSON.stringify({ operations: [{ path: `a${EVIL}.txt`, mode: "overwrite", content: "x" }] });
-    const text = raw(["effects", "write_file", "--cwd", cwd, "--args", args]);
+    const text = await cli(["effects", "write_file", "--cwd", cwd, "--args", args]);
     expect(lines(text.stdout)).toEqual([`write ${cwd}/a${EVIL_SHOWN}.txt`]);
-    const json = raw(["effects", "write_file", "--cwd", cwd, "--args", args, "--format", "json"]);
+    const json = await cli(["effects", "write_file", "--cwd", cwd, "--args", args, "--format", "json"]);
     expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b]/);
     expect(JSON.parse(json.stdout).effects.files[0].path).toBe(`${cwd}/a${EVIL}.txt`);
   });
 
-  it("raw policy explain escapes the identity and the deciding rule", () => {
+  it("raw policy explain escapes the identity and the deciding rule", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "rules.json"), JSON.stringify([{ match: "*", effect: "deny" }]));
-    const run = raw(["policy", "explain", "--rules", "rules.json", `x${EVIL}`], { cwd: dir });
+    const run = await cli(["policy", "explain", "--rules", "rules.json", `x${EVIL}`], { cwd: dir });
     expect(run.stdout).not.toMatch(RAW_IN_TEXT);
     expect(lines(run.stdout)[0]).toBe(`x${EVIL_SHOWN}`);
-    const json = raw(["policy", "explain", "--rules", "rules.json", `x${EVIL}`, "--format", "json"], {
+    const json = await cli(["policy", "explain", "--rules", "rules.json", `x${EVIL}`, "--format", "json"], {
       cwd: dir,
     });
     expect(JSON.parse(json.stdout).identity).toBe(`x${EVIL}`);
   });
 
-  it("an error quoting a file name or an argument is one escaped line", () => {
-    const run = raw(["call", "write_file", "--args", `@missing${EVIL}.json`]);
+  it("an error quoting a file name or an argument is one escaped line", async () => {
+    const run = await cli(["call", "write_file", "--args", `@missing${EVIL}.json`]);
     expect(run.status).not.toBe(0);
     expect(run.stderr).not.toMatch(RAW_IN_TEXT);
     expect(run.stderr.split("\n").filter((line) => line.startsWith("forged"))).toEqual([]);
-    const unknown = raw([`nope${EVIL}`]);
+    const unknown = await cli([`nope${EVIL}`]);
     expect(unknown.stderr).toContain(`raw: unknown command "nope${EVIL_SHOWN}"`);
   });
 });
 
 describe("--format json is always one well-formed document on stdout (A1)", () => {
-  it("a usage error, a folder that does not load and a missing rules file still give a JSON document", () => {
+  it("a usage error, a folder that does not load and a missing rules file still give a JSON document", async () => {
     const dir = tempDir();
     const cases: Array<[string[], string]> = [
       [["call", "write_file", "--format", "json", "--args", `{"path": "${EVIL}`], "usage"],
@@ -355,7 +355,7 @@ describe("--format json is always one well-formed document on stdout (A1)", () =
       ],
     ];
     for (const [args, code] of cases) {
-      const run = raw(args, { cwd: dir });
+      const run = await cli(args, { cwd: dir });
       expect(run.status, run.stderr).not.toBe(0);
       expect(run.stdout, args.join(" ")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e\u200b]/);
       const body = JSON.parse(run.stdout);

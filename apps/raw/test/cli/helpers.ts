@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
+import { runCli } from "../../src/cli.js";
 
 /** The `@raw/cli` package folder. */
 export const appRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -28,6 +30,29 @@ export function raw(args: readonly string[], options: { cwd?: string; input?: st
     timeout: 60_000,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Runs `raw` in this process through `runCli(argv, io)`: the same code as the binary, with standard output and
+ * error collected, `input` as standard input (never a terminal) and `cwd` as the working folder. For tests that
+ * check what a command prints and its exit code; exit codes after signals, terminals and process isolation are
+ * checked with `raw` (the built binary).
+ */
+export async function cli(
+  args: readonly string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: () => Readable.from([options.input ?? ""]),
+    interactive: false,
+    cwd: options.cwd ?? appRoot,
+    env: options.env ?? {},
+  });
+  return { status, stdout, stderr };
 }
 
 /**

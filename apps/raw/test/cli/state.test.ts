@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { raw, rawInPty, tempDir } from "./helpers.js";
+import { cli, rawInPty, tempDir } from "./helpers.js";
 
 const QUESTION = {
   title: "Setup",
@@ -21,7 +21,7 @@ const QUESTION = {
 };
 
 describe("raw call --state <file>", () => {
-  it("keeps the interaction request and its answer in the SQLite state file", () => {
+  it("keeps the interaction request and its answer in the SQLite state file", async () => {
     const dir = tempDir();
     const state = join(dir, "state.db");
     const run = rawInPty(
@@ -38,11 +38,11 @@ describe("raw call --state <file>", () => {
     ]);
   });
 
-  it("a state file that is not a database: a coded error, exit 1, no stack, the file unchanged", () => {
+  it("a state file that is not a database: a coded error, exit 1, no stack, the file unchanged", async () => {
     const dir = tempDir();
     const state = join(dir, "state.db");
     writeFileSync(state, "hello, not sqlite\n".repeat(100));
-    const run = raw(["call", "ask_user", "--state", state, "--args", JSON.stringify(QUESTION)]);
+    const run = await cli(["call", "ask_user", "--state", state, "--args", JSON.stringify(QUESTION)]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       "raw: interaction_store_corrupt: the database file is not a valid interaction database\n",
@@ -51,23 +51,24 @@ describe("raw call --state <file>", () => {
 });
 
 describe("raw panel render with several files (panels.md §14.3)", () => {
-  it("renders each document as a panel, selects by path or name, and reports an unknown panel", () => {
+  it("renders each document as a panel, selects by path or name, and reports an unknown panel", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "build.json"), '{"blocks":[{"id":"p","kind":"progress","value":1,"max":4}]}');
     writeFileSync(
       join(dir, "todo.json"),
       '{"title":"Todo","blocks":[{"id":"m","kind":"markdown","text":"hi"}]}',
     );
-    const both = raw(["panel", "render", "build.json", "todo.json"], { cwd: dir });
+    const both = await cli(["panel", "render", "build.json", "todo.json"], { cwd: dir });
     expect(both.status).toBe(0);
     expect(both.stdout).toBe("build\nProgress 25%\n\nTodo\nhi\n");
-    expect(raw(["panel", "render", "build.json", "todo.json", "--select", "todo"], { cwd: dir }).stdout).toBe(
-      "Todo\nhi\n",
-    );
     expect(
-      raw(["panel", "render", "build.json", "todo.json", "--select", "build.json"], { cwd: dir }).stdout,
+      (await cli(["panel", "render", "build.json", "todo.json", "--select", "todo"], { cwd: dir })).stdout,
+    ).toBe("Todo\nhi\n");
+    expect(
+      (await cli(["panel", "render", "build.json", "todo.json", "--select", "build.json"], { cwd: dir }))
+        .stdout,
     ).toBe("build\nProgress 25%\n");
-    const unknown = raw(["panel", "render", "build.json", "--select", "nope"], { cwd: dir });
+    const unknown = await cli(["panel", "render", "build.json", "--select", "nope"], { cwd: dir });
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toBe("raw: panel_unknown: unknown panel nope\n");
   });
