@@ -2,7 +2,7 @@ import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
-import { BOM_HINT, displayPath, readJsonFile, readTextFile, startsWithBom } from "./files.js";
+import { displayPath, readJsonFile, readTextFile } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 import { bundledToolsRoot } from "./paths.js";
 import { type FileKind, type FileReport, type LocatedIssue, locate } from "./report.js";
@@ -31,7 +31,6 @@ function messagePointer(message: string): string | undefined {
 /** Places issues in a JSON source: by their pointer (or an anchor), JSON syntax codes at the syntax error. */
 class Placer {
   private readonly source: JsonSource | undefined;
-  private readonly bom: boolean;
 
   constructor(
     text: string | undefined,
@@ -39,7 +38,6 @@ class Placer {
     private readonly anchors: Readonly<Record<string, string>> = {},
   ) {
     this.source = text === undefined ? undefined : parseJsonSource(text);
-    this.bom = text !== undefined && startsWithBom(text);
   }
 
   place(issue: AnyIssue): LocatedIssue {
@@ -48,7 +46,7 @@ class Placer {
     if (!source.ok) {
       if (!this.syntaxCodes.has(issue.code)) return locate(issue, undefined);
       return locate(
-        this.bom && issue.hint === undefined ? { ...issue, hint: BOM_HINT } : issue,
+        issue.hint === undefined && source.hint !== undefined ? { ...issue, hint: source.hint } : issue,
         source.position,
       );
     }
