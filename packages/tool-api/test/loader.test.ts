@@ -153,6 +153,8 @@ describe("loadToolFolder (tool-api.md §5)", () => {
       {
         code: "effects_descriptor_ignored",
         message: "describeEffects of stray is ignored: the manifest has no effects_schema",
+        path: "/entry",
+        hint: "add an effects_schema to the manifest, or remove the describeEffects export",
         tool: "stray",
       },
     ]);
@@ -237,6 +239,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       {
         code: "folder_escape",
         message: "missing or escaping selected tool local/esc: folder escape",
+        path: "",
         tool: "local/esc",
       },
     ]);
@@ -245,14 +248,25 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
   it("manifest_missing and manifest_escape", async () => {
     mkdirSync(join(root, "empty"));
     expect((await validate(join(root, "empty"))).issues).toEqual([
-      { code: "manifest_missing", message: "selected tool files are missing: empty", tool: "empty" },
+      {
+        code: "manifest_missing",
+        message: "selected tool files are missing: empty",
+        path: "",
+        hint: "a tool folder holds a tool.json manifest (raw init tool <dir> writes one)",
+        tool: "empty",
+      },
     ]);
     const outsideFile = join(base, `outside-manifest-${counter}.json`);
     writeFileSync(outsideFile, JSON.stringify(manifest("linked")));
     mkdirSync(join(root, "linked"));
     symlinkSync(outsideFile, join(root, "linked", "tool.json"));
     expect((await validate(join(root, "linked"))).issues).toEqual([
-      { code: "manifest_escape", message: "selected tool manifest escapes folder: linked", tool: "linked" },
+      {
+        code: "manifest_escape",
+        message: "selected tool manifest escapes folder: linked",
+        path: "",
+        tool: "linked",
+      },
     ]);
     mkdirSync(join(root, "dirjson", "tool.json"), { recursive: true });
     expect((await validate(join(root, "dirjson"))).issues[0]?.code).toBe("manifest_escape");
@@ -292,7 +306,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
   it("entry_missing", async () => {
     const dir = tool("noentry", { manifest: manifest("noentry", { entry: "./missing.mjs" }) });
     expect((await validate(dir)).issues).toEqual([
-      { code: "entry_missing", message: "selected tool files are missing: noentry", tool: "noentry" },
+      {
+        code: "entry_missing",
+        message: "selected tool files are missing: noentry",
+        path: "/entry",
+        hint: 'the entry file ./missing.mjs does not exist in the tool folder: create it, or point "entry" at the file that exports the handler',
+        tool: "noentry",
+      },
     ]);
   });
 
@@ -300,7 +320,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     writeFileSync(join(root, "x.mjs"), HANDLER);
     const up = tool("up", { manifest: manifest("up", { entry: "./../x.mjs" }) });
     expect((await validate(up)).issues).toEqual([
-      { code: "entry_escape", message: "selected tool entry escapes folder: up", tool: "up" },
+      {
+        code: "entry_escape",
+        message: "selected tool entry escapes folder: up",
+        path: "/entry",
+        hint: "./../x.mjs must be a regular file inside the tool folder (not a link out of it, not a folder)",
+        tool: "up",
+      },
     ]);
     const linked = tool("linkentry", { manifest: manifest("linkentry", { entry: "./link.mjs" }) });
     symlinkSync(join(root, "x.mjs"), join(linked, "link.mjs"));
@@ -308,11 +334,14 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     expect(issues[0]).toEqual({
       code: "entry_escape",
       message: "selected tool entry escapes folder: linkentry",
+      path: "/entry",
+      hint: "./link.mjs must be a regular file inside the tool folder (not a link out of it, not a folder)",
       tool: "linkentry",
     });
     expect(issues[1]).toEqual({
       code: "file_escape",
       message: "selected tool file escapes its folder: link.mjs",
+      path: "",
       tool: "linkentry",
     });
   });
@@ -342,6 +371,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       {
         code: "file_escape",
         message: "selected tool file escapes its folder: z-secret.txt",
+        path: "",
         tool: "fileesc",
       },
     ]);
@@ -354,9 +384,9 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     symlinkSync("self", join(dir, "self"));
     execFileSync("mkfifo", [join(dir, "pipe")]);
     expect((await validate(dir)).issues).toEqual([
-      { code: "file_unsupported", message: "unsupported selected tool file: d/up", tool: "weird" },
-      { code: "file_unsupported", message: "unsupported selected tool file: pipe", tool: "weird" },
-      { code: "file_unsupported", message: "unsupported selected tool file: self", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: d/up", path: "", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: pipe", path: "", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: self", path: "", tool: "weird" },
     ]);
   });
 
@@ -414,7 +444,7 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
     const a = tool("aa", { manifest: manifest("aa", { name: "same" }) });
     const b = tool("bb", { manifest: manifest("bb", { name: "same" }) });
     expect(await loadError(() => loadToolFolders([a, b], { cacheDir }))).toEqual([
-      { code: "tool_name_duplicate", message: "duplicate tool name: same", tool: "bb" },
+      { code: "tool_name_duplicate", message: "duplicate tool name: same", path: "/name", tool: "bb" },
     ]);
   });
 
@@ -433,19 +463,30 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "entry_load_failed",
         message: "selected tool entry failed to load: throws: bad import",
+        path: "/entry",
         tool: "throws",
       },
       {
         code: "handler_invalid",
         message: "invalid selected tool handler or validator: nohandler",
+        path: "/entry",
+        hint: "export `handler` is a number: it must be a function",
         tool: "nohandler",
       },
       {
         code: "handler_invalid",
         message: "invalid selected tool handler or validator: badval",
+        path: "/entry",
+        hint: "export `validateArgs` is a string: it must be a function, or not be exported",
         tool: "badval",
       },
-      { code: "effects_descriptor_missing", message: "missing effects descriptor: nodesc", tool: "nodesc" },
+      {
+        code: "effects_descriptor_missing",
+        message: "missing effects descriptor: nodesc",
+        path: "/effects_schema",
+        hint: "the manifest declares effects_schema: ./index.mjs must export a function named `describeEffects`",
+        tool: "nodesc",
+      },
     ]);
   });
 
@@ -467,6 +508,7 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "panel_icon_unknown",
         message: '/panels/0: unknown icon "rocket" falls back to "panel"',
+        path: "/panels/0/icon",
         tool: "agent/icons",
       },
     ]);
@@ -488,7 +530,41 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
     expect(seen[0]?.url).toMatch(/^file:\/\/.*\/index\.mjs\?digest=[0-9a-f]{64}$/);
     expect(existsSync(marker)).toBe(false);
     const missing = await validateToolFolder(dir, { cacheDir, importEntry: async () => ({}) });
-    expect(missing.issues.map((i) => i.code)).toEqual(["handler_invalid"]);
+    expect(missing.issues.map((i) => [i.code, i.hint])).toEqual([
+      ["handler_invalid", "./index.mjs has no export `handler`"],
+    ]);
+    const defaulted = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async () => ({ default: { handler: () => undefined } }),
+    });
+    expect(defaulted.issues.map((i) => i.hint)).toEqual([
+      "./index.mjs has no export `handler` (it has a default export: export the function by name, `export async function handler`)",
+    ]);
+    const located = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async () => {
+        throw new ContractError(
+          "entry_load_failed",
+          "selected tool entry failed to load: viaimporter: Unexpected token",
+          [
+            {
+              code: "entry_load_failed",
+              message: "selected tool entry failed to load: viaimporter: Unexpected token",
+              location: { file: "./index.mjs", line: 3, column: 7 },
+            } as never,
+          ],
+        );
+      },
+    });
+    expect(located.issues).toEqual([
+      {
+        code: "entry_load_failed",
+        message: "selected tool entry failed to load: viaimporter: Unexpected token",
+        path: "/entry",
+        tool: "viaimporter",
+        location: { file: "./index.mjs", line: 3, column: 7 },
+      },
+    ]);
     const exited = await validateToolFolder(dir, {
       cacheDir,
       importEntry: async () => {
@@ -499,6 +575,7 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "entry_exited",
         message: "selected tool entry ended the process: viaimporter",
+        path: "/entry",
         tool: "viaimporter",
       },
     ]);
