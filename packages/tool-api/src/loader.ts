@@ -10,6 +10,7 @@ import {
   sameBytes,
   sameFileSet,
 } from "./file-set.js";
+import { TOOL_ENTRY_PATTERN } from "./limits.js";
 import { parseToolManifest, type ToolManifest } from "./manifest.js";
 import { materializeSnapshot } from "./snapshot.js";
 import { defaultSnapshotCacheDir, ensurePrivateDir, sweepSnapshotCache } from "./snapshot-cache.js";
@@ -63,7 +64,9 @@ export interface LoadToolOptions {
   importEntry?: EntryImporter | undefined;
   /**
    * Diagnostics for authors (`raw validate`): report every failing field of each panel declaration, not only the
-   * first failure per declaration (tool-api.md §2.2). Default false.
+   * first failure per declaration (tool-api.md §2.2), and, when `importEntry` is given, check the entry's exports
+   * even when other manifest fields failed (the entry itself valid and present), so that one run reports every
+   * mistake. Default false: phase 2 runs only after a clean phase 1, as §5.3 says.
    */
   allIssues?: boolean | undefined;
 }
@@ -116,6 +119,16 @@ interface ResolvedSelection {
   readonly snapshot: boolean;
 }
 
+/**
+ * A tool whose manifest has issues but whose entry passed step 5, in the `allIssues` mode: its exports are still
+ * checked through `importEntry` (from the folder itself), so one run reports every mistake.
+ */
+interface DiagnosticEntry {
+  readonly selection: ResolvedSelection;
+  readonly folder: string;
+  readonly manifest: ToolManifest;
+}
+
 interface PhaseOneTool {
   readonly selection: ResolvedSelection;
   readonly folder: string;
@@ -161,6 +174,8 @@ function lexicallyInside(folder: string, entry: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !rel.startsWith(sep);
 }
 
+const TOOL_ENTRY = new RegExp(TOOL_ENTRY_PATTERN);
+
 /** The hint of a folder without `tool.json`. */
 const MANIFEST_MISSING_HINT = "a tool folder holds a tool.json manifest (raw init tool <dir> writes one)";
 
@@ -171,6 +186,7 @@ async function phaseOne(
   selection: ResolvedSelection,
   issues: ToolIssue[],
   allIssues: boolean,
+  diagnostics: DiagnosticEntry[] = [],
 ): Promise<PhaseOneTool | undefined> {
   const id = selection.identity;
   const before = issues.length;
@@ -243,9 +259,14 @@ async function phaseOne(
       for (const item of result.issues) issues.push({ ...item, path: item.path ?? "", tool: id });
     }
   }
-  // 5. The entry: a regular file strictly inside the folder.
-  if (manifest !== undefined) {
-    const entry = manifest.entry;
+  // 5. The entry: a regular file strictly inside the folder. In the allIssues mode also when other manifest fields
+  // failed, as long as `entry` itself is valid.
+  const entryOnly =
+    manifest === undefined && allIssues ? diagnosticManifest(parsed, issues, before) : undefined;
+  const entryManifest = manifest ?? entryOnly;
+  let entryOk = false;
+  if (entryManifest !== undefined) {
+    const entry = entryManifest.entry;
     const lexical = resolve(folder, entry);
     const escapes = () =>
       toolIssue(
@@ -262,7 +283,7 @@ async function phaseOne(
         const entryPath = await realpath(lexical);
         if (!isStrictlyInside(folder, entryPath) || !(await stat(entryPath)).isFile()) {
           issues.push(escapes());
-        }
+        } else entryOk = true;
       } catch {
         issues.push(
           toolIssue(
@@ -294,13 +315,42 @@ async function phaseOne(
       issues.push(toolIssue(id, "folder_changed", `selected tool manifest changed while loading: ${id}`, ""));
     }
   }
+  if (
+    entryOnly !== undefined &&
+    entryOk &&
+    issues.every((issue, i) => i < before || issue.path.startsWith("/"))
+  ) {
+    diagnostics.push({ selection, folder, manifest: entryOnly });
+  }
   if (issues.length > before || manifest === undefined) return undefined;
   return { selection, folder, parsed, manifest, fileSet: second, warnings };
 }
 
+/**
+ * The fields the entry checks read, from a manifest with issues: a plain object whose `entry` is valid (no issue at
+ * `/entry`) and whose JSON parsed; `effects_schema` only when it is an object. Undefined otherwise.
+ */
+function diagnosticManifest(
+  parsed: unknown,
+  issues: readonly ToolIssue[],
+  from: number,
+): ToolManifest | undefined {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const value = parsed as Record<string, unknown>;
+  const entry = Object.hasOwn(value, "entry") ? value.entry : undefined;
+  if (typeof entry !== "string" || !TOOL_ENTRY.test(entry)) return undefined;
+  if (issues.slice(from).some((issue) => issue.path === "" || issue.path === "/entry")) return undefined;
+  const effects = Object.hasOwn(value, "effects_schema") ? value.effects_schema : undefined;
+  const manifest: Partial<ToolManifest> = { entry };
+  if (typeof effects === "object" && effects !== null && !Array.isArray(effects)) {
+    manifest.effects_schema = effects as Record<string, unknown>;
+  }
+  return manifest as ToolManifest;
+}
+
 /** Checks the entry's exports (tool-api.md §5.3); returns the registration fields or pushes issues. */
 function checkExports(
-  tool: PhaseOneTool,
+  tool: Pick<PhaseOneTool, "selection" | "manifest">,
   module: ImportedModule,
   issues: ToolIssue[],
   warnings: ToolIssue[],
@@ -421,6 +471,26 @@ function importIssue(id: string, error: unknown): ToolIssue {
   return issue;
 }
 
+/** The export checks of a `DiagnosticEntry`, imported from its folder through `importEntry`; pushes what they find. */
+async function checkEntryDespiteIssues(
+  entry: DiagnosticEntry,
+  importEntry: EntryImporter,
+  issues: ToolIssue[],
+  warnings: ToolIssue[],
+): Promise<void> {
+  const id = entry.selection.identity;
+  let module: ImportedModule;
+  try {
+    const url = pathToFileURL(join(entry.folder, entry.manifest.entry)).href;
+    module = await importEntry(url, { identity: id, dir: entry.folder, manifest: entry.manifest });
+  } catch (error) {
+    issues.push(importIssue(id, error));
+    return;
+  }
+  const tool = { selection: entry.selection, manifest: entry.manifest } as const;
+  checkExports(tool, module, issues, warnings);
+}
+
 /** Phase 1 for every selection, the name check, then (only when all is clean) phase 2 in selection order. */
 async function run(
   inputs: ReadonlyArray<string | ToolSelection>,
@@ -430,9 +500,17 @@ async function run(
   const warnings: ToolIssue[] = [];
   const selections = inputs.map(resolveSelection);
   const passed: PhaseOneTool[] = [];
+  const diagnostics: DiagnosticEntry[] = [];
+  const allIssues = options.allIssues === true;
   for (const selection of selections) {
-    const tool = await phaseOne(selection, issues, options.allIssues === true);
+    const tool = await phaseOne(selection, issues, allIssues, diagnostics);
     if (tool) passed.push(tool);
+  }
+  // The allIssues mode: entries of manifests with other issues are still checked, only through an importer the host
+  // gave (a CI validator's child process), never imported into this process.
+  if (allIssues && options.importEntry !== undefined) {
+    for (const entry of diagnostics)
+      await checkEntryDespiteIssues(entry, options.importEntry, issues, warnings);
   }
   if (issues.length === 0) {
     const names = new Set<string>();

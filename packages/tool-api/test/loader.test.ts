@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { ContractError, isContractError } from "@raw/schema";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { readFolderFileSet, sameFileSet } from "../src/file-set.js";
@@ -579,5 +580,71 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
         tool: "viaimporter",
       },
     ]);
+  });
+});
+
+describe("validateToolFolder with allIssues: every mistake of a folder in one run", () => {
+  const markerEntry = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "imported");\n${HANDLER}`;
+
+  it("checks the entry's exports through importEntry even when other manifest fields failed", async () => {
+    const dir = tool("many", {
+      manifest: manifest("many", {
+        descripton: "typo",
+        version: "1.0",
+        effects_schema: { type: "object" },
+        panels: [{ id: "P", title: "" }],
+      }),
+      entry: "export const handler = 'not a function';\n",
+    });
+    const seen: string[] = [];
+    const importEntry = async (url: string) => {
+      seen.push(url);
+      return { handler: "text" };
+    };
+    const result = await validateToolFolder(dir, { cacheDir, importEntry, allIssues: true });
+    expect(result.issues.map((issue) => [issue.code, issue.path, issue.hint ?? null])).toEqual([
+      ["manifest_unknown_field", "/descripton", "did you mean `description`?"],
+      ["manifest_invalid_version", "/version", null],
+      ["panel_invalid", "/panels/0/id", null],
+      ["panel_invalid", "/panels/0/title", null],
+      ["handler_invalid", "/entry", "export `handler` is a string: it must be a function"],
+      [
+        "effects_descriptor_missing",
+        "/effects_schema",
+        "the manifest declares effects_schema: ./index.mjs must export a function named `describeEffects`",
+      ],
+    ]);
+    // Imported from the folder itself (no snapshot of a tool that did not validate), through the importer only.
+    expect(seen).toEqual([`${pathToFileURL(join(realpathSync(dir), "index.mjs")).href}`]);
+    // The contract's default: no import after a failed phase 1.
+    const plain = await validateToolFolder(dir, { cacheDir, importEntry });
+    expect(plain.issues.map((issue) => issue.code)).toEqual([
+      "manifest_unknown_field",
+      "manifest_invalid_version",
+      "panel_invalid",
+    ]);
+    expect(seen).toHaveLength(1);
+    // Without an importer nothing is imported in this process, even in the allIssues mode.
+    const marker = join(base, `marker-all-${counter}`);
+    const unsafe = tool("unsafe", { manifest: manifest("unsafe", { extra: 1 }), entry: markerEntry(marker) });
+    await validateToolFolder(unsafe, { cacheDir, allIssues: true });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("reports a missing entry beside the other manifest issues, and imports nothing then", async () => {
+    const dir = tool("gone", { manifest: manifest("gone", { extra: 1, entry: "./dist/index.mjs" }) });
+    let imports = 0;
+    const result = await validateToolFolder(dir, {
+      cacheDir,
+      allIssues: true,
+      importEntry: async () => {
+        imports++;
+        return {};
+      },
+    });
+    expect(result.issues.map((issue) => issue.code)).toEqual(["manifest_unknown_field", "entry_missing"]);
+    expect(result.issues[1]?.hint).toContain("./dist/index.mjs");
+    expect(imports).toBe(0);
   });
 });
