@@ -232,16 +232,18 @@ async function phaseOne(
   let manifestBytes: Uint8Array | undefined;
   let parsed: unknown;
   let parsedOk = false;
+  let text: string | undefined;
   try {
     manifestBytes = await readFile(manifestPath);
-    parsed = JSON.parse(STRICT_UTF8.decode(manifestBytes));
+    text = STRICT_UTF8.decode(manifestBytes);
+    parsed = JSON.parse(text);
     parsedOk = true;
   } catch (error) {
     issues.push(
       toolIssue(
         id,
         "manifest_json_invalid",
-        `invalid selected tool manifest ${id}: ${thrownMessage(error)}`,
+        `invalid selected tool manifest ${id}: ${parserMessage(error, text)}`,
         "",
       ),
     );
@@ -346,6 +348,18 @@ function diagnosticManifest(
     manifest.effects_schema = effects as Record<string, unknown>;
   }
   return manifest as ToolManifest;
+}
+
+/**
+ * The parser message of a manifest that is not JSON, on one line and without the parser's excerpt of the text (V8
+ * quotes the text around the error, which may hold invisible characters and span lines); a leading byte-order mark
+ * is named as such.
+ */
+function parserMessage(error: unknown, text: string | undefined): string {
+  if (text?.charCodeAt(0) === 0xfeff) return "JSON text must not start with a UTF-8 byte-order mark (U+FEFF)";
+  return thrownMessage(error)
+    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "")
+    .replace(/\s*\n\s*/g, " ");
 }
 
 /** Checks the entry's exports (tool-api.md §5.3); returns the registration fields or pushes issues. */

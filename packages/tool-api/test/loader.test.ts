@@ -283,7 +283,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       expect(issues).toHaveLength(1);
       expect(issues[0]).toMatchObject({ code: "manifest_json_invalid", path: "", tool: id });
       expect(issues[0]?.message.startsWith(`invalid selected tool manifest ${id}: `)).toBe(true);
+      // One line, no excerpt of the text (which would carry the invisible mark or the manifest's content).
+      expect(issues[0]?.message).not.toMatch(/[\n\ufeff]|is not valid JSON/);
     }
+    const bom = await validate(tool("bom2", { raw: `\ufeff${JSON.stringify(manifest("bom2"))}` }));
+    expect(bom.issues[0]?.message).toBe(
+      "invalid selected tool manifest bom2: JSON text must not start with a UTF-8 byte-order mark (U+FEFF)",
+    );
   });
 
   it("reports manifest issues with the folder name as expected id", async () => {
