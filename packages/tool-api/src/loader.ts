@@ -358,7 +358,7 @@ function diagnosticManifest(
 function parserMessage(error: unknown, text: string | undefined): string {
   if (text?.charCodeAt(0) === 0xfeff) return "JSON text must not start with a UTF-8 byte-order mark (U+FEFF)";
   return thrownMessage(error)
-    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "")
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "")
     .replace(/\s*\n\s*/g, " ");
 }
 

@@ -47,7 +47,7 @@ export function positionAt(text: string, offset: number): SourcePosition {
 export function parserMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message
-    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "")
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "")
     .replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, "")
     .replace(/\s*\n\s*/g, " ")
     .trim();

@@ -64,6 +64,8 @@ describe("parseJsonSource: syntax errors at the offending token", () => {
     const source = failure(`{"secret": "${"x".repeat(100)}", }`);
     expect(source.message).not.toContain("secret");
     expect(source.message).not.toMatch(/position/);
+    const long = failure(`[${"1,".repeat(50)}]`);
+    expect(long.message).toBe("Unexpected token ']'");
   });
 });
 
