@@ -653,4 +653,21 @@ describe("validateToolFolder with allIssues: every mistake of a folder in one ru
     expect(result.issues[1]?.hint).toContain("./dist/index.mjs");
     expect(imports).toBe(0);
   });
+
+  it("imports nothing when a file of the folder escapes or is unsupported, whatever the manifest", async () => {
+    const dir = tool("leaky", { manifest: manifest("leaky", { extra: 1 }) });
+    writeFileSync(join(base, `leak-${counter}.txt`), "secret");
+    symlinkSync(join(base, `leak-${counter}.txt`), join(dir, "leak.txt"));
+    let imports = 0;
+    const result = await validateToolFolder(dir, {
+      cacheDir,
+      allIssues: true,
+      importEntry: async () => {
+        imports++;
+        return {};
+      },
+    });
+    expect(result.issues.map((issue) => issue.code)).toEqual(["manifest_unknown_field", "file_escape"]);
+    expect(imports).toBe(0);
+  });
 });
