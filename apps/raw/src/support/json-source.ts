@@ -1,5 +1,11 @@
-import { type AnyNode, parse as parseJsonTree, type TokenType, tokenize } from "@humanwhocodes/momoa";
-import { escapePointerToken } from "@raw/schema";
+import {
+  type MemberNode,
+  type ObjectNode,
+  parse as parseJsonTree,
+  type TokenType,
+  tokenize,
+  type ValueNode,
+} from "@humanwhocodes/momoa";
 
 /** A 1-based line and column in a JSON source text (columns count UTF-16 code units; CRLF is one line end). */
 export interface SourcePosition {
@@ -188,34 +194,56 @@ function syntaxFailure(text: string, error: unknown, deep: boolean): Extract<Jso
   };
 }
 
+/** The unescaped reference tokens of a JSON Pointer (`/a~1b/0` → `["a/b", "0"]`). */
+function pointerTokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
 /**
- * The position of every JSON Pointer of a parsed tree, walked without recursion. A member points at its key; a
- * repeated key points at its last occurrence, the one `JSON.parse` keeps.
+ * Finds pointers in a parsed tree by following their tokens from the root (no table of every pointer is built, so a
+ * wide and deep document costs no memory beyond its tree). A member is placed at its key, an element at its value;
+ * a repeated key resolves to its last occurrence, the one `JSON.parse` keeps. A pointer that leaves the tree gives
+ * the position of the deepest node it reached.
  */
-function pointerPositions(root: AnyNode): Map<string, SourcePosition> {
-  const positions = new Map<string, SourcePosition>();
-  const stack: Array<{ node: AnyNode; at: string; start: SourcePosition }> = [
-    { node: root, at: "", start: root.loc.start },
-  ];
-  while (stack.length > 0) {
-    const { node, at, start } = stack.pop() as (typeof stack)[number];
-    positions.set(at, { line: start.line, column: start.column });
-    if (node.type === "Object") {
-      for (let i = node.members.length - 1; i >= 0; i--) {
-        const member = node.members[i];
-        if (member === undefined) continue;
-        const key = member.name.type === "String" ? member.name.value : member.name.name;
-        stack.push({ node: member.value, at: `${at}/${escapePointerToken(key)}`, start: member.loc.start });
-      }
-    } else if (node.type === "Array") {
-      for (let i = node.elements.length - 1; i >= 0; i--) {
-        const element = node.elements[i];
-        if (element !== undefined)
-          stack.push({ node: element.value, at: `${at}/${i}`, start: element.loc.start });
-      }
+class TreePositions {
+  private readonly keys = new WeakMap<ObjectNode, Map<string, MemberNode>>();
+
+  constructor(private readonly root: ValueNode) {}
+
+  positionOf(pointer: string): SourcePosition {
+    let node: ValueNode = this.root;
+    let at = this.root.loc.start;
+    for (const token of pointerTokens(pointer)) {
+      if (node.type === "Object") {
+        const member = this.membersOf(node).get(token);
+        if (member === undefined) break;
+        at = member.loc.start;
+        node = member.value;
+      } else if (node.type === "Array") {
+        const element = /^(0|[1-9][0-9]*)$/.test(token) ? node.elements[Number(token)] : undefined;
+        if (element === undefined) break;
+        at = element.loc.start;
+        node = element.value;
+      } else break;
     }
+    return { line: at.line, column: at.column };
   }
-  return positions;
+
+  private membersOf(node: ObjectNode): Map<string, MemberNode> {
+    let map = this.keys.get(node);
+    if (map === undefined) {
+      map = new Map();
+      for (const member of node.members) {
+        map.set(member.name.type === "String" ? member.name.value : member.name.name, member);
+      }
+      this.keys.set(node, map);
+    }
+    return map;
+  }
 }
 
 /**
@@ -233,28 +261,22 @@ export function parseJsonSource(text: string): JsonSource {
   } catch (error) {
     return syntaxFailure(text, error, deep);
   }
-  let positions: Map<string, SourcePosition> | undefined;
+  let tree: TreePositions | null | undefined;
   return {
     ok: true,
     value,
     positionOf(pointer: string): SourcePosition {
-      if (positions === undefined) {
-        positions = new Map();
+      if (tree === undefined) {
+        tree = null;
         if (!deep) {
           try {
-            positions = pointerPositions(parseJsonTree(text, { mode: "json" }).body);
+            tree = new TreePositions(parseJsonTree(text, { mode: "json" }).body);
           } catch {
             // A text JSON.parse accepted and the tree parser did not: no positions (every pointer at 1:1).
           }
         }
       }
-      let at = pointer;
-      for (;;) {
-        const position = positions.get(at);
-        if (position !== undefined) return position;
-        if (at === "") return { line: 1, column: 1 };
-        at = at.slice(0, at.lastIndexOf("/"));
-      }
+      return tree === null ? { line: 1, column: 1 } : tree.positionOf(pointer);
     },
   };
 }
