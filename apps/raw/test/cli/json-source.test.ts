@@ -168,6 +168,17 @@ describe("parseJsonSource: any text gives a bounded answer", () => {
     expect(unfinished.position).toEqual({ line: 2, column: 1 });
   });
 
+  it("resolves a pointer deep in a wide document without a table of every pointer", () => {
+    const depth = 900;
+    const text = `${"[".repeat(depth)}${Array.from({ length: 100_000 }, (_, i) => i).join(",")}${"]".repeat(depth)}`;
+    const source = positions(text);
+    expect(source.positionOf(`${"/0".repeat(depth - 1)}/99999`)).toEqual({
+      line: 1,
+      column: text.indexOf(",99999]") + 2,
+    });
+    expect(source.positionOf(`${"/0".repeat(depth - 1)}/100000`)).toEqual({ line: 1, column: depth });
+  });
+
   it("answers for binary text and an 8 MiB document", () => {
     const binary = failure(String.fromCharCode(...Array.from({ length: 256 }, (_, i) => i)));
     expect(binary.position).toEqual({ line: 1, column: 1 });
