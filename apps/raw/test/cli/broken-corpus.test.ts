@@ -141,7 +141,7 @@ const CASES: Case[] = [
   },
   {
     name: "tools",
-    args: ["tools/entry-syntax", "tools/bom"],
+    args: ["tools/entry-syntax", "tools/bom", "tools/handler-string"],
     planted: [
       {
         // The entry's own file, line and column: the `;` where the `}` of the result object is missing.
@@ -161,11 +161,20 @@ const CASES: Case[] = [
           "invalid selected tool manifest bom: JSON text must not start with a UTF-8 byte-order mark (U+FEFF)",
         hint: BOM,
       },
+      {
+        // The export's actual type, as the child process saw it.
+        file: "tools/handler-string/tool.json",
+        code: "handler_invalid",
+        line: 8,
+        column: 3,
+        message: "invalid selected tool handler or validator: handler-string",
+        hint: "export `handler` is a string: it must be a function",
+      },
     ],
   },
   {
     name: "duplicates",
-    args: ["dup/one/search", "dup/two/search"],
+    args: ["dup/one/search", "dup/two/search", "dup/one/guard", "dup/two/guard"],
     planted: [
       {
         file: "dup/one/search/tool.json",
@@ -198,6 +207,22 @@ const CASES: Case[] = [
         column: 3,
         message: "duplicate tool id: search",
         hint: unique('tool id "search"', "dup/one/search/tool.json:3:3"),
+      },
+      {
+        file: "dup/one/guard/hook.json",
+        code: "hook_selection_duplicate",
+        line: 3,
+        column: 3,
+        message: "duplicate selected hook: guard",
+        hint: unique('hook name "guard"', "dup/two/guard/hook.json:3:3"),
+      },
+      {
+        file: "dup/two/guard/hook.json",
+        code: "hook_selection_duplicate",
+        line: 3,
+        column: 3,
+        message: "duplicate selected hook: guard",
+        hint: unique('hook name "guard"', "dup/one/guard/hook.json:3:3"),
       },
     ],
   },
