@@ -2,6 +2,7 @@ import {
   type MemberNode,
   type ObjectNode,
   parse as parseJsonTree,
+  type Token,
   type TokenType,
   tokenize,
   type ValueNode,
@@ -15,8 +16,8 @@ export interface SourcePosition {
 
 /**
  * The deepest nesting the source-position parser walks (arrays and objects inside each other). The value itself is
- * always `JSON.parse`'s; a deeper text gets its syntax-error position from the tokenizer and an explicit stack, and
- * its pointers all map to 1:1, so a hostile file can never exhaust the call stack.
+ * always `JSON.parse`'s; a deeper text gets its positions from the tokenizer and an explicit stack (one pass per
+ * question), so a hostile file can never exhaust the call stack.
  */
 export const MAX_JSON_SOURCE_DEPTH = 1000;
 
@@ -247,11 +248,75 @@ class TreePositions {
 }
 
 /**
+ * Finds one pointer of a text too deep for the tree parser by a single pass over its tokens with an explicit stack
+ * (valid JSON: `JSON.parse` accepted it). `matched[k]` is the place of the node at the pointer's first `k` tokens,
+ * last occurrence first: a repeated key found later resets what was matched below the earlier one, as
+ * `JSON.parse` keeps the later value. Returns the deepest place matched.
+ */
+function tokenPosition(text: string, tokens: readonly Token[], pointer: string): SourcePosition {
+  const target = pointerTokens(pointer);
+  const root: SourcePosition = { line: 1, column: 1 };
+  // One frame per open container: its depth, whether its path is the pointer's prefix, the next index, the key.
+  const open: Array<{
+    array: boolean;
+    onPath: boolean;
+    depth: number;
+    index: number;
+    key: string | undefined;
+  }> = [];
+  const matched: SourcePosition[] = [];
+  let expectKey = false;
+  let memberStart: SourcePosition | undefined;
+  for (const token of tokens) {
+    const type = token.type;
+    const top = open.at(-1);
+    const start = { line: token.loc.start.line, column: token.loc.start.column };
+    if (type === "RBrace" || type === "RBracket") {
+      open.pop();
+      continue;
+    }
+    if (type === "Colon") continue;
+    if (type === "Comma") {
+      if (top !== undefined && !top.array) expectKey = true;
+      continue;
+    }
+    if (top !== undefined && !top.array && expectKey && type === "String") {
+      top.key = JSON.parse(text.slice(token.loc.start.offset, token.loc.end.offset)) as string;
+      memberStart = start;
+      expectKey = false;
+      continue;
+    }
+    // A value: where it is, and whether it lies on the pointer's path.
+    let onPath: boolean;
+    let depth: number;
+    if (top === undefined) {
+      onPath = true;
+      depth = 0;
+      matched.length = 0;
+      matched.push(start);
+    } else {
+      depth = top.depth + 1;
+      const segment = top.array ? String(top.index++) : (top.key as string);
+      onPath = top.onPath && depth <= target.length && target[depth - 1] === segment;
+      if (onPath) {
+        matched.length = depth;
+        matched.push(top.array ? start : (memberStart ?? start));
+      }
+    }
+    if (type === "LBrace" || type === "LBracket") {
+      open.push({ array: type === "LBracket", onPath, depth, index: 0, key: undefined });
+      expectKey = type === "LBrace";
+    }
+  }
+  return matched.at(-1) ?? root;
+}
+
+/**
  * Parses `text` as JSON (the value is exactly `JSON.parse`'s: duplicate keys keep the last value) and maps JSON
  * Pointers to source positions with the momoa tree parser, built only when a position is asked for. A syntax error
  * is reported with `JSON.parse`'s message (without its excerpt of the text) at the offending token: a trailing comma
  * at the comma itself, a byte-order mark at 1:1 with its own message and hint. Never throws; nesting deeper than
- * `MAX_JSON_SOURCE_DEPTH` is never walked.
+ * `MAX_JSON_SOURCE_DEPTH` is never given to the tree parser (its tokens are walked instead).
  */
 export function parseJsonSource(text: string): JsonSource {
   let value: unknown;
@@ -262,6 +327,7 @@ export function parseJsonSource(text: string): JsonSource {
     return syntaxFailure(text, error, deep);
   }
   let tree: TreePositions | null | undefined;
+  let tokens: Token[] | undefined;
   return {
     ok: true,
     value,
@@ -276,7 +342,16 @@ export function parseJsonSource(text: string): JsonSource {
           }
         }
       }
-      return tree === null ? { line: 1, column: 1 } : tree.positionOf(pointer);
+      if (tree !== null) return tree.positionOf(pointer);
+      if (!deep) return { line: 1, column: 1 };
+      if (tokens === undefined) {
+        try {
+          tokens = tokenize(text, { mode: "json" });
+        } catch {
+          tokens = [];
+        }
+      }
+      return tokenPosition(text, tokens, pointer);
     },
   };
 }

@@ -159,7 +159,8 @@ describe("parseJsonSource: any text gives a bounded answer", () => {
   it("answers for nesting far deeper than the tree parser walks, valid or not", () => {
     const depth = MAX_JSON_SOURCE_DEPTH * 50;
     const valid = positions(`${"[".repeat(depth)}${"]".repeat(depth)}`);
-    expect(valid.positionOf("/0/0/0")).toEqual({ line: 1, column: 1 });
+    expect(valid.positionOf("/0/0/0")).toEqual({ line: 1, column: 4 });
+    expect(valid.positionOf(`${"/0".repeat(depth - 1)}/5`)).toEqual({ line: 1, column: depth });
     const broken = failure(`${"[".repeat(depth)}1,]${"]".repeat(depth - 1)}`);
     expect(broken.position).toEqual({ line: 1, column: depth + 2 });
     const objects = failure(`${'{"a":'.repeat(depth)}}`);
@@ -178,6 +179,47 @@ describe("parseJsonSource: any text gives a bounded answer", () => {
     });
     expect(source.positionOf(`${"/0".repeat(depth - 1)}/100000`)).toEqual({ line: 1, column: depth });
   });
+
+  it("places pointers of a text too deep for the tree parser as the tree would, shifted (fast-check)", () => {
+    const wrappers = MAX_JSON_SOURCE_DEPTH + 1;
+    const prefix = '{"w":'.repeat(wrappers);
+    const path = "/w".repeat(wrappers);
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }),
+        (value, extra) => {
+          const text = JSON.stringify(value);
+          const shallow = positions(text);
+          const deep = positions(`${prefix}${text}${"}".repeat(wrappers)}`);
+          const pointers: string[] = [];
+          const collect = (node: unknown, at: string): void => {
+            if (at !== "") pointers.push(at);
+            if (Array.isArray(node)) for (let i = 0; i < node.length; i++) collect(node[i], `${at}/${i}`);
+            else if (node !== null && typeof node === "object") {
+              for (const [key, child] of Object.entries(node)) collect(child, `${at}/${encodeToken(key)}`);
+            }
+          };
+          collect(value, "");
+          for (const at of [
+            ...pointers,
+            ...pointers.map((p) => `${p}/${extra.map(encodeToken).join("/")}`),
+          ]) {
+            const expected = shallow.positionOf(at);
+            const inside = at === "" || expected.column > 1 || pointers.length === 0;
+            if (!inside) continue;
+            expect(deep.positionOf(`${path}${at}`)).toEqual({
+              line: 1,
+              column: expected.column + prefix.length,
+            });
+          }
+        },
+      ),
+      { seed: 20261205, numRuns: 1000 },
+    );
+    const repeated = positions(`${prefix}{"a": {"x": 1}, "a": {"y": 2}}${"}".repeat(wrappers)}`);
+    expect(repeated.positionOf(`${path}/a/x`)).toEqual({ line: 1, column: prefix.length + 17 });
+  }, 120_000);
 
   it("answers for binary text and an 8 MiB document", () => {
     const binary = failure(String.fromCharCode(...Array.from({ length: 256 }, (_, i) => i)));
