@@ -4,9 +4,16 @@
  * code): it waits for one `import` request on the IPC channel, imports the entry and answers with the type of each
  * export the loader checks, tagged with the request's nonce. The nonce lives only in this closure, so code of the
  * entry cannot answer for it; the parent ignores anything else and kills this process (its whole group) afterwards.
+ * When the entry itself does not parse, the answer carries the line and column of the syntax error, found by
+ * `node --check` on the entry file (Node does not put them on the error of a failed ES module import).
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
-type ExportKind = "absent" | "undefined" | string;
+type ExportKind = "absent" | "undefined" | "null" | "array" | string;
+
+/** How long `node --check` may take to locate a syntax error in the entry. */
+const SYNTAX_CHECK_TIMEOUT_MS = 5000;
 
 const send = process.send?.bind(process);
 const hasOwn = Object.hasOwn;
@@ -23,7 +30,32 @@ function messageOf(error: unknown): string {
 function kindOf(module: Record<string, unknown>, name: string): ExportKind {
   if (!hasOwn(module, name)) return "absent";
   const value = module[name];
-  return value === undefined ? "undefined" : typeof value;
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+/**
+ * The place of a syntax error in the file of `url`, from `node --check` (`<file>:<line>`, the source line, a caret
+ * line under the offending token); undefined when the file itself parses (the error came from elsewhere).
+ */
+function syntaxLocation(url: string): { line: number; column: number } | undefined {
+  try {
+    const file = fileURLToPath(url.replace(/\?.*$/, ""));
+    const check = spawnSync(process.execPath, ["--check", file], {
+      encoding: "utf8",
+      timeout: SYNTAX_CHECK_TIMEOUT_MS,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    if (check.status === 0) return undefined;
+    const lines = String(check.stderr).split("\n");
+    const head = /:(\d+)$/.exec(lines[0] ?? "");
+    if (head === null || !lines[0]?.startsWith(file)) return undefined;
+    const caret = (lines[2] ?? "").indexOf("^");
+    return { line: Number(head[1]), column: caret < 0 ? 1 : caret + 1 };
+  } catch {
+    return undefined;
+  }
 }
 
 let started = false;
@@ -44,6 +76,7 @@ process.on("message", (message: unknown) => {
           handler: kindOf(module, "handler"),
           validateArgs: kindOf(module, "validateArgs"),
           describeEffects: kindOf(module, "describeEffects"),
+          default: kindOf(module, "default"),
         };
       } catch (error) {
         send?.({ type: "failed", nonce, message: messageOf(error) });
@@ -51,7 +84,21 @@ process.on("message", (message: unknown) => {
       }
       send?.({ type: "imported", nonce, exports });
     },
-    (error: unknown) => send?.({ type: "failed", nonce, message: messageOf(error) }),
+    (error: unknown) => {
+      let syntax = false;
+      try {
+        syntax = error instanceof SyntaxError;
+      } catch {
+        // A hostile value: no location.
+      }
+      const location = syntax ? syntaxLocation(request.url as string) : undefined;
+      send?.({
+        type: "failed",
+        nonce,
+        message: messageOf(error),
+        ...(location === undefined ? {} : { location }),
+      });
+    },
   );
 });
 send?.({ type: "ready" });

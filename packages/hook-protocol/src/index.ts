@@ -55,9 +55,14 @@ export {
 } from "./limits.js";
 export {
   defaultSnapshotDir,
+  HOOK_COMMAND_NOT_FOUND,
+  type HookFolderIssue,
+  type HookFolderValidation,
   type LoadedHook,
   type LoadHookFolderOptions,
   loadHookFolder,
+  type ValidateHookFolderOptions,
+  validateHookFolder,
 } from "./load-hook-folder.js";
 export {
   HOOK_MANIFEST_FIELDS,

@@ -1,6 +1,14 @@
-import { open, realpath, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ContractError, deepFreeze, thrownMessage } from "@raw/schema";
+import { constants } from "node:fs";
+import { access, open, realpath, stat } from "node:fs/promises";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import {
+  ContractError,
+  deepFreeze,
+  type Issue,
+  isContractError,
+  isPlainObject,
+  thrownMessage,
+} from "@raw/schema";
 import { MAX_HOOK_MANIFEST_BYTES } from "./limits.js";
 import { type HookManifest, parseHookManifest } from "./manifest.js";
 import { inventoryDigest, takeInventory, writeSnapshot } from "./snapshot.js";
@@ -31,9 +39,38 @@ export interface LoadHookFolderOptions {
   expectedName?: string | undefined;
 }
 
+/** Options of `validateHookFolder`: those of `loadHookFolder`, and the PATH the command is looked up on. */
+export interface ValidateHookFolderOptions extends LoadHookFolderOptions {
+  /**
+   * The `PATH` a bare `command` is looked up on for the `hook_command_not_found` warning (default
+   * `process.env.PATH`); `false` skips the lookup.
+   */
+  path?: string | false | undefined;
+}
+
+/** A hook folder issue or warning: an `Issue` whose `path` (a JSON Pointer into `hook.json`) is always set. */
+export type HookFolderIssue = Issue & { path: string };
+
+/** Result of `validateHookFolder`: the loaded hook and its warnings, or every issue (with the warnings so far). */
+export type HookFolderValidation =
+  | { ok: true; hook: LoadedHook; issues: []; warnings: HookFolderIssue[] }
+  | { ok: false; issues: HookFolderIssue[]; warnings: HookFolderIssue[] };
+
+/** The warning code of a bare `command` found neither on `PATH` nor in the folder (validation only). */
+export const HOOK_COMMAND_NOT_FOUND = "hook_command_not_found";
+
 /** The default snapshot cache: `hook-snapshots` under `$RAW_CACHE_DIR`, `$XDG_CACHE_HOME/raw` or `~/.cache/raw`. */
 export function defaultSnapshotDir(): string {
   return join(rawCacheRoot(), "hook-snapshots");
+}
+
+/** The hint of a folder without `hook.json`. */
+const MANIFEST_MISSING_HINT = "a hook folder holds a hook.json manifest (raw init hook <dir> writes one)";
+
+/** A `ContractError` whose one issue has a `path` (and a hint, when there is one). */
+function located(code: string, message: string, path: string, hint?: string): ContractError {
+  const issue: HookFolderIssue = hint === undefined ? { code, message, path } : { code, message, path, hint };
+  return new ContractError(code, message, [issue]);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -44,12 +81,18 @@ function isInside(parent: string, child: string): boolean {
 }
 
 async function readManifestBytes(path: string, id: string): Promise<Buffer> {
-  const tooLarge = () => new ContractError("hook_manifest_too_large", `hook manifest is too large: ${id}`);
+  const tooLarge = () =>
+    located(
+      "hook_manifest_too_large",
+      `hook manifest is too large: ${id}`,
+      "",
+      `hook.json may hold at most ${MAX_HOOK_MANIFEST_BYTES} bytes`,
+    );
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, "r");
   } catch {
-    throw new ContractError("hook_manifest_missing", `missing hook manifest: ${id}`);
+    throw located("hook_manifest_missing", `missing hook manifest: ${id}`, "");
   }
   try {
     const { size } = await handle.stat();
@@ -69,9 +112,22 @@ async function readManifestBytes(path: string, id: string): Promise<Buffer> {
 }
 
 /** Checks an owned path (hooks.md §4) and returns its path relative to the folder. */
-async function ownedAsset(folder: string, path: string, id: string): Promise<string> {
-  if (path.includes("\\")) throw new ContractError("hook_asset_invalid", `invalid hook asset path: ${id}`);
-  const escaped = () => new ContractError("hook_asset_escape", `hook asset escapes or is not a file: ${id}`);
+async function ownedAsset(folder: string, path: string, id: string, at: string): Promise<string> {
+  if (path.includes("\\")) {
+    throw located(
+      "hook_asset_invalid",
+      `invalid hook asset path: ${id}`,
+      at,
+      "write owned paths with / separators",
+    );
+  }
+  const escaped = () =>
+    located(
+      "hook_asset_escape",
+      `hook asset escapes or is not a file: ${id}`,
+      at,
+      `${path} must be a regular file inside the hook folder`,
+    );
   let real: string;
   try {
     real = await realpath(join(folder, path));
@@ -90,6 +146,15 @@ async function ownedAsset(folder: string, path: string, id: string): Promise<str
  * every manifest issue).
  */
 export async function loadHookFolder(dir: string, options: LoadHookFolderOptions = {}): Promise<LoadedHook> {
+  return load(dir, options);
+}
+
+/** `loadHookFolder`, telling `onValue` the parsed `hook.json` value as soon as it parses. */
+async function load(
+  dir: string,
+  options: LoadHookFolderOptions,
+  onValue?: (value: unknown) => void,
+): Promise<LoadedHook> {
   const given = resolve(dir);
   const name = options.expectedName ?? basename(given);
   const id = options.id ?? name;
@@ -100,18 +165,17 @@ export async function loadHookFolder(dir: string, options: LoadHookFolderOptions
     root = await realpath(options.root ?? dirname(given));
     folder = await realpath(given);
   } catch (error) {
-    throw new ContractError("hook_folder_missing", `missing selected hook ${id}: ${thrownMessage(error)}`);
+    throw located("hook_folder_missing", `missing selected hook ${id}: ${thrownMessage(error)}`, "");
   }
-  if (!isInside(root, folder))
-    throw new ContractError("hook_folder_escape", `selected hook escapes root: ${id}`);
+  if (!isInside(root, folder)) throw located("hook_folder_escape", `selected hook escapes root: ${id}`, "");
 
   let manifestPath: string;
   try {
     manifestPath = await realpath(join(folder, "hook.json"));
   } catch {
-    throw new ContractError("hook_manifest_missing", `missing hook manifest: ${id}`);
+    throw located("hook_manifest_missing", `missing hook manifest: ${id}`, "", MANIFEST_MISSING_HINT);
   }
-  const escaped = () => new ContractError("hook_manifest_escape", `hook manifest escapes folder: ${id}`);
+  const escaped = () => located("hook_manifest_escape", `hook manifest escapes folder: ${id}`, "");
   if (!isInside(folder, manifestPath)) throw escaped();
   try {
     if (!(await stat(manifestPath)).isFile()) throw escaped();
@@ -124,30 +188,32 @@ export async function loadHookFolder(dir: string, options: LoadHookFolderOptions
   try {
     value = JSON.parse(utf8.decode(bytes));
   } catch {
-    throw new ContractError("hook_manifest_json_invalid", `invalid hook manifest JSON: ${id}`);
+    throw located("hook_manifest_json_invalid", `invalid hook manifest JSON: ${id}`, "");
   }
+  onValue?.(value);
 
   const parsed = parseHookManifest(value, { expectedName: name, id });
-  if (!parsed.ok) throw ContractError.fromIssues(parsed.issues);
+  if (!parsed.ok)
+    throw ContractError.fromIssues(parsed.issues.map((issue) => ({ ...issue, path: issue.path ?? "" })));
   const manifest = parsed.manifest;
 
   const commandAsset = manifest.command.startsWith("./")
-    ? await ownedAsset(folder, manifest.command, id)
+    ? await ownedAsset(folder, manifest.command, id, "/command")
     : undefined;
   const argAssets: Array<string | undefined> = [];
-  for (const arg of manifest.args) {
-    argAssets.push(arg.startsWith("./") ? await ownedAsset(folder, arg, id) : undefined);
+  for (const [i, arg] of manifest.args.entries()) {
+    argAssets.push(arg.startsWith("./") ? await ownedAsset(folder, arg, id, `/args/${i}`) : undefined);
   }
 
   const first = await takeInventory(folder);
   const second = await takeInventory(folder);
   const digest = inventoryDigest(first);
   if (inventoryDigest(second) !== digest) {
-    throw new ContractError("hook_changed_while_loading", `selected hook changed while loading: ${id}`);
+    throw located("hook_changed_while_loading", `selected hook changed while loading: ${id}`, "");
   }
   const snapshotted = first.find((entry) => entry.rel === "hook.json");
   if (snapshotted?.kind !== "file" || !snapshotted.bytes.equals(bytes)) {
-    throw new ContractError("hook_changed_while_loading", `selected hook changed while loading: hook.json`);
+    throw located("hook_changed_while_loading", `selected hook changed while loading: hook.json`, "");
   }
 
   const cache = await ensurePrivateDir(options.snapshotDir ?? defaultSnapshotDir());
@@ -166,4 +232,75 @@ export async function loadHookFolder(dir: string, options: LoadHookFolderOptions
       }),
     },
   });
+}
+
+/** True when `file` exists and is executable by this process. */
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The `hook_command_not_found` warning of a bare command found in no folder of `path` (and not in the hook folder). */
+async function commandWarning(
+  value: unknown,
+  path: string,
+  dir: string,
+): Promise<HookFolderIssue | undefined> {
+  if (!isPlainObject(value) || !Object.hasOwn(value, "command")) return undefined;
+  const command = value.command;
+  if (typeof command !== "string" || command === "" || command.includes("/") || command.includes("\\")) {
+    return undefined;
+  }
+  for (const folder of path.split(delimiter)) {
+    if (folder !== "" && (await isExecutable(join(folder, command)))) return undefined;
+  }
+  const inFolder = await isExecutable(join(dir, command));
+  return {
+    code: HOOK_COMMAND_NOT_FOUND,
+    message: `hook command not found on PATH: ${command}`,
+    path: "/command",
+    hint: inFolder
+      ? `${command} is in the hook folder: write it as ./${command} so the hook runs its own copy`
+      : `install ${command} where the hook runs, or ship it in the hook folder and write it as ./${command}`,
+  };
+}
+
+/**
+ * The non-throwing twin of \`loadHookFolder\`: loads the folder the same way (manifest, owned assets, snapshot) and
+ * returns \`{ ok: true, hook, warnings }\` or \`{ ok: false, issues, warnings }\`, every issue with a JSON Pointer into
+ * \`hook.json\` (\`""\` for the folder or the whole manifest). A bare \`command\` that is on no folder of \`PATH\` gives the
+ * warning \`hook_command_not_found\` (the hook may still run on another machine; \`options.path: false\` skips it).
+ * Never throws.
+ */
+export async function validateHookFolder(
+  dir: string,
+  options: ValidateHookFolderOptions = {},
+): Promise<HookFolderValidation> {
+  const { path = process.env.PATH ?? "", ...loadOptions } = options;
+  let value: unknown;
+  let hook: LoadedHook | undefined;
+  let issues: HookFolderIssue[] = [];
+  try {
+    hook = await load(dir, loadOptions, (parsed) => {
+      value = parsed;
+    });
+  } catch (error) {
+    const failed = isContractError(error)
+      ? error.issues.length > 0
+        ? error.issues
+        : [{ code: error.code, message: error.message }]
+      : [{ code: "hook_load_failed", message: thrownMessage(error) }];
+    issues = failed.map((issue) => ({ ...issue, path: issue.path ?? "" }));
+  }
+  const warnings: HookFolderIssue[] = [];
+  if (path !== false) {
+    const warning = await commandWarning(value, path, resolve(String(dir)));
+    if (warning !== undefined) warnings.push(warning);
+  }
+  if (hook !== undefined && issues.length === 0) return { ok: true, hook, issues: [], warnings };
+  return { ok: false, issues, warnings };
 }

@@ -4,7 +4,7 @@ import { chmod, mkdir, readdir, readFile, realpath, stat, writeFile } from "node
 import { dirname, join } from "node:path";
 import { isContractError } from "@raw/schema";
 import { describe, expect, it } from "vitest";
-import { loadHookFolder, runHook } from "../src/index.js";
+import { loadHookFolder, runHook, validateHookFolder } from "../src/index.js";
 import { prePayload, tempFolder } from "./helpers.js";
 
 const manifest = (over: Record<string, unknown> = {}) =>
@@ -356,5 +356,137 @@ describe("loadHookFolder", () => {
     });
     const ok = await loadHookFolder(folder, { snapshotDir: cache, root: dirname(dirname(folder)) });
     expect(ok.manifest.name).toBe("guard");
+  });
+});
+
+describe("validateHookFolder: the non-throwing twin", () => {
+  it("loads a good folder as loadHookFolder does, with no warning for an owned command", async () => {
+    const { folder, cache } = await hookFolder({
+      "hook.json": manifest(),
+      "hook.sh": HOOK_SH,
+      "lib/data.txt": "d",
+    });
+    const result = await validateHookFolder(folder, { snapshotDir: cache, id: "agent/guard" });
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.hook.id).toBe("agent/guard");
+    expect(result.issues).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("returns every manifest issue with its pointer, and never throws", async () => {
+    const { folder, cache } = await hookFolder({
+      "hook.json": JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "PreToolUze" }],
+        command: "./hook.sh",
+        timeout_ms: 0,
+      }),
+    });
+    const result = await validateHookFolder(folder, { snapshotDir: cache });
+    expect(result.ok).toBe(false);
+    expect(result.issues.map((issue) => [issue.code, issue.path])).toEqual([
+      ["hook_event_invalid", "/events/0/name"],
+      ["hook_invalid_timeout", "/timeout_ms"],
+    ]);
+    expect(result.issues[0]?.hint).toMatch(/^did you mean `PreToolUse`\? the events are /);
+    const missing = await validateHookFolder(join(folder, "..", "nowhere"), { snapshotDir: cache });
+    expect(missing.issues).toEqual([expect.objectContaining({ code: "hook_folder_missing", path: "" })]);
+  });
+
+  it('gives loading failures a pointer: the manifest at "", an owned asset at its field', async () => {
+    const { folder, cache } = await hookFolder({
+      "hook.json": JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "Stop" }],
+        command: "sh",
+        args: ["-c", "./missing.sh"],
+      }),
+    });
+    const bad = await hookFolder({ "hook.json": "{ nope" }, "guard");
+    expect((await validateHookFolder(bad.folder, { snapshotDir: bad.cache })).issues).toEqual([
+      { code: "hook_manifest_json_invalid", message: "invalid hook manifest JSON: guard", path: "" },
+    ]);
+    await writeFile(
+      join(folder, "hook.json"),
+      JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "Stop" }],
+        command: "./gone.sh",
+      }),
+    );
+    expect((await validateHookFolder(folder, { snapshotDir: cache })).issues).toEqual([
+      {
+        code: "hook_asset_escape",
+        message: "hook asset escapes or is not a file: guard",
+        path: "/command",
+        hint: "./gone.sh must be a regular file inside the hook folder",
+      },
+    ]);
+    await writeFile(
+      join(folder, "hook.json"),
+      JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "Stop" }],
+        command: "sh",
+        args: ["x", "./gone.txt"],
+      }),
+    );
+    expect((await validateHookFolder(folder, { snapshotDir: cache })).issues[0]?.path).toBe("/args/1");
+  });
+
+  it("warns about a bare command on no folder of PATH, and says so when the folder holds it", async () => {
+    const { folder, cache } = await hookFolder({
+      "hook.json": JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "Stop" }],
+        command: "raw-no-such-command-4821",
+      }),
+    });
+    const bin = join(folder, "..", "bin");
+    await mkdir(bin);
+    const result = await validateHookFolder(folder, { snapshotDir: cache, path: bin });
+    // A warning, not an issue: the hook loads, and may run on a machine that has the command.
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      {
+        code: "hook_command_not_found",
+        message: "hook command not found on PATH: raw-no-such-command-4821",
+        path: "/command",
+        hint: "install raw-no-such-command-4821 where the hook runs, or ship it in the hook folder and write it as ./raw-no-such-command-4821",
+      },
+    ]);
+    await writeFile(join(folder, "raw-no-such-command-4821"), "#!/bin/sh\n");
+    await chmod(join(folder, "raw-no-such-command-4821"), 0o755);
+    const inFolder = await validateHookFolder(folder, { snapshotDir: cache, path: bin });
+    expect(inFolder.warnings[0]?.hint).toBe(
+      "raw-no-such-command-4821 is in the hook folder: write it as ./raw-no-such-command-4821 so the hook runs its own copy",
+    );
+    // Found on PATH (a real executable file there): no warning; not executable: still a warning.
+    await writeFile(join(bin, "raw-no-such-command-4821"), "#!/bin/sh\n");
+    expect((await validateHookFolder(folder, { snapshotDir: cache, path: bin })).warnings).toEqual([
+      expect.objectContaining({ code: "hook_command_not_found" }),
+    ]);
+    await chmod(join(bin, "raw-no-such-command-4821"), 0o755);
+    expect((await validateHookFolder(folder, { snapshotDir: cache, path: bin })).warnings).toEqual([]);
+    expect((await validateHookFolder(folder, { snapshotDir: cache, path: false })).warnings).toEqual([]);
+  });
+
+  it("still warns about the command when the manifest has other issues", async () => {
+    const { folder, cache } = await hookFolder({
+      "hook.json": JSON.stringify({
+        protocol_version: 2,
+        name: "guard",
+        events: [{ name: "Nope" }],
+        command: "raw-no-such-command-4821",
+      }),
+    });
+    const result = await validateHookFolder(folder, { snapshotDir: cache, path: "" });
+    expect(result.issues.map((issue) => issue.code)).toEqual(["hook_event_invalid"]);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["hook_command_not_found"]);
   });
 });

@@ -6,6 +6,7 @@ it("pins the public export names", () => {
     [
       "DEFAULT_HOOK_TIMEOUT_MS",
       "GATE_EVENTS",
+      "HOOK_COMMAND_NOT_FOUND",
       "HOOK_ERROR_CODES",
       "HOOK_EVENTS",
       "HOOK_ID_PATTERNS",
@@ -57,6 +58,7 @@ it("pins the public export names", () => {
       "sessionProcesses",
       "signalSession",
       "sweepSession",
+      "validateHookFolder",
     ]
   `);
 });

@@ -39,12 +39,17 @@ export const PANEL_ICON_UNKNOWN = "panel_icon_unknown";
 /** The manifest code for a `panels` value that is not an array of at most 4, or a duplicate panel id (`tool-api.md` §2.3). */
 export const MANIFEST_INVALID_PANELS = "manifest_invalid_panels";
 
-/** A non-fatal finding returned next to a successful result. */
-export type PanelWarning = { code: string; message: string };
+/** A non-fatal finding returned next to a successful result; `path` is the JSON Pointer it concerns. */
+export type PanelWarning = { code: string; message: string; path: string };
 
-/** Where a declaration sits, for pointers: `pointer` is its JSON Pointer (for example `/panels/0`), `""` by default. */
+/**
+ * Where a declaration sits, for pointers: `pointer` is its JSON Pointer (for example `/panels/0`), `""` by default.
+ * `allIssues` reports every failing field of a declaration in check order (a diagnostic mode for authors' tools such
+ * as `raw validate`); by default only the first failure is reported, as `panels.md` §2.1 fixes.
+ */
 export interface PanelDeclarationOptions {
   pointer?: string;
+  allIssues?: boolean;
 }
 
 /** Outcome of `parsePanelDeclaration`: the normalized declaration with its warnings, or its first failure. */
@@ -179,45 +184,88 @@ function checkAction(value: unknown, p: string): PanelAction {
   return fields as unknown as PanelAction;
 }
 
-/** Validates a declaration in the order of `panels.md` §2.1 and returns it normalized; fails with a `PanelFailure`. */
-function checkDeclaration(value: unknown, p: string, warnings: PanelWarning[]): PanelDeclaration {
+/**
+ * Runs one check of a declaration. Without `issues` a failure propagates (first failure wins); with it, a
+ * `PanelFailure` is recorded and the check yields `undefined`, so the following fields are still checked.
+ */
+function attempt<T>(issues: Issue[] | undefined, check: () => T): T | undefined {
+  if (issues === undefined) return check();
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof PanelFailure)) throw error;
+    issues.push(error.issue);
+    return undefined;
+  }
+}
+
+/**
+ * Validates a declaration in the order of `panels.md` §2.1 and returns it normalized; fails with a `PanelFailure`.
+ * With `issues`, every failing field (each unknown key, each field, each action's first failure) is recorded there
+ * instead, in check order; the returned value is then meaningful only when nothing was recorded.
+ */
+function checkDeclaration(
+  value: unknown,
+  p: string,
+  warnings: PanelWarning[],
+  issues?: Issue[],
+): PanelDeclaration {
   const { fields, keys } = readObject(value, p);
-  checkKeys(keys, DECLARATION_KEYS, p);
-  const id = checkPattern(fields.id, `${p}/id`, PANEL_ID_PATTERN, PANEL_ID_REASON);
-  const title = checkText(fields.title, `${p}/title`, MAX_DECLARATION_TITLE_CHARS, true);
+  if (issues === undefined) checkKeys(keys, DECLARATION_KEYS, p);
+  else for (const key of keys) attempt(issues, () => checkKeys([key], DECLARATION_KEYS, p));
+  const id = attempt(issues, () => checkPattern(fields.id, `${p}/id`, PANEL_ID_PATTERN, PANEL_ID_REASON));
+  const title = attempt(issues, () =>
+    checkText(fields.title, `${p}/title`, MAX_DECLARATION_TITLE_CHARS, true),
+  );
   let icon: PanelIcon = "panel";
   if (fields.icon !== undefined) {
-    if (typeof fields.icon !== "string") fail(`${p}/icon`, "must be a string");
-    if (ICONS.has(fields.icon)) icon = fields.icon as PanelIcon;
-    else {
-      warnings.push({
-        code: PANEL_ICON_UNKNOWN,
-        message: `${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`,
-      });
+    attempt(issues, () => {
+      if (typeof fields.icon !== "string") fail(`${p}/icon`, "must be a string");
+    });
+    if (typeof fields.icon === "string") {
+      if (ICONS.has(fields.icon)) icon = fields.icon as PanelIcon;
+      else {
+        warnings.push({
+          code: PANEL_ICON_UNKNOWN,
+          message: `${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`,
+          path: `${p}/icon`,
+        });
+      }
     }
   }
-  const open = fields.open === undefined ? "never" : OPEN.check(fields.open, `${p}/open`);
-  const context = fields.context === undefined ? "none" : CONTEXT.check(fields.context, `${p}/context`);
-  const placement =
-    fields.placement === undefined ? "sidebar" : PLACEMENT.check(fields.placement, `${p}/placement`);
-  const acpPlan =
+  const open = attempt(issues, () =>
+    fields.open === undefined ? "never" : OPEN.check(fields.open, `${p}/open`),
+  );
+  const context = attempt(issues, () =>
+    fields.context === undefined ? "none" : CONTEXT.check(fields.context, `${p}/context`),
+  );
+  const placement = attempt(issues, () =>
+    fields.placement === undefined ? "sidebar" : PLACEMENT.check(fields.placement, `${p}/placement`),
+  );
+  const acpPlan = attempt(issues, () =>
     fields.acp_plan === undefined
       ? false
-      : checkBoolean(fields.acp_plan, `${p}/acp_plan`, "must be a boolean");
+      : checkBoolean(fields.acp_plan, `${p}/acp_plan`, "must be a boolean"),
+  );
   const actions: PanelAction[] = [];
   if (fields.actions !== undefined) {
-    const list = checkArray(fields.actions, `${p}/actions`, 0, MAX_PANEL_ACTIONS);
+    const list =
+      attempt(issues, () => checkArray(fields.actions, `${p}/actions`, 0, MAX_PANEL_ACTIONS)) ?? [];
     const ids = new Set<string>();
     let primaries = 0;
     for (let i = 0; i < list.length; i++) {
       const ap = `${p}/actions/${i}`;
-      const action = checkAction(list[i], ap);
-      if (ids.has(action.id)) fail(`${ap}/id`, "duplicate action id");
-      ids.add(action.id);
-      if (action.primary === true) primaries++;
-      actions.push(action);
+      attempt(issues, () => {
+        const action = checkAction(list[i], ap);
+        if (ids.has(action.id)) fail(`${ap}/id`, "duplicate action id");
+        ids.add(action.id);
+        if (action.primary === true) primaries++;
+        actions.push(action);
+      });
     }
-    if (primaries > 1) fail(`${p}/actions`, "at most one primary action");
+    attempt(issues, () => {
+      if (primaries > 1) fail(`${p}/actions`, "at most one primary action");
+    });
   }
   return deepFreeze({
     id,
@@ -234,8 +282,9 @@ function checkDeclaration(value: unknown, p: string, warnings: PanelWarning[]): 
 /**
  * Validates one panel declaration (`panels.md` §2, §10), first failure wins. On success returns it normalized and
  * deep-frozen (`icon`, `open`, `context`, `placement`, `acp_plan` and `actions` always present) with the
- * unknown-icon warnings. On failure returns one `panel_invalid` issue whose pointer starts at `options.pointer`
- * (a manifest passes `/panels/<i>`; the default `""` renders as `/`). Never throws.
+ * unknown-icon warnings (each with `path` at its `icon`). On failure returns one `panel_invalid` issue whose pointer
+ * starts at `options.pointer` (a manifest passes `/panels/<i>`; the default `""` renders as `/`), or, with
+ * `options.allIssues`, one issue per failing field in check order. Never throws.
  */
 export function parsePanelDeclaration(
   value: unknown,
@@ -244,6 +293,11 @@ export function parsePanelDeclaration(
   const pointer = options.pointer ?? "";
   const warnings: PanelWarning[] = [];
   try {
+    if (options.allIssues === true) {
+      const issues: Issue[] = [];
+      const declaration = checkDeclaration(value, pointer, warnings, issues);
+      return issues.length > 0 ? { ok: false, issues } : { ok: true, declaration, warnings };
+    }
     return { ok: true, declaration: checkDeclaration(value, pointer, warnings), warnings };
   } catch (error) {
     if (error instanceof PanelFailure) return { ok: false, issues: [error.issue] };
@@ -266,7 +320,7 @@ function rawId(entry: unknown): string | undefined {
  * issue: an array of at most 4 (`manifest_invalid_panels`, `panels must be an array of at most 4 declarations`, at
  * `options.pointer`), then each declaration's first failure (`panel_invalid` at `<pointer>/<i>/...`), then
  * duplicate ids (`manifest_invalid_panels`, `duplicate panel id "<id>"`, at `<pointer>/<i>/id`). A manifest passes
- * `{ pointer: "/panels" }`. Never throws.
+ * `{ pointer: "/panels" }`; `allIssues` reports every failing field of each declaration. Never throws.
  */
 export function parsePanelDeclarations(
   value: unknown,
@@ -289,7 +343,10 @@ export function parsePanelDeclarations(
   const declarations: PanelDeclaration[] = [];
   const warnings: PanelWarning[] = [];
   for (let i = 0; i < value.length; i++) {
-    const result = parsePanelDeclaration(value[i], { pointer: `${pointer}/${i}` });
+    const result = parsePanelDeclaration(value[i], {
+      pointer: `${pointer}/${i}`,
+      ...(options.allIssues === true ? { allIssues: true } : {}),
+    });
     if (result.ok) {
       declarations.push(result.declaration);
       warnings.push(...result.warnings);

@@ -19,6 +19,13 @@ export {
   type PanelRevisionState,
   updatePanelState,
 } from "./apply-update.js";
+export {
+  type PanelBlockValidation,
+  type PanelFormFieldValidation,
+  type PanelPartOptions,
+  validatePanelBlock,
+  validatePanelFormField,
+} from "./block-validation.js";
 export { isKnownBlockKind, PANEL_BLOCK_KINDS, type PanelBlockKind } from "./blocks/catalog.js";
 export {
   MANIFEST_INVALID_PANELS,

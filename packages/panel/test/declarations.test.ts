@@ -78,10 +78,15 @@ describe("parsePanelDeclaration", () => {
     const result = parsePanelDeclaration({ ...base, icon: "rocket" }, { pointer: "/panels/2" });
     expect(result).toMatchObject({ ok: true, declaration: { icon: "panel" } });
     expect(result.ok && result.warnings).toEqual([
-      { code: "panel_icon_unknown", message: '/panels/2: unknown icon "rocket" falls back to "panel"' },
+      {
+        code: "panel_icon_unknown",
+        message: '/panels/2: unknown icon "rocket" falls back to "panel"',
+        path: "/panels/2/icon",
+      },
     ]);
     const root = parsePanelDeclaration({ ...base, icon: "rocket" });
     expect(root.ok && root.warnings[0]?.message).toBe('/: unknown icon "rocket" falls back to "panel"');
+    expect(root.ok && root.warnings[0]?.path).toBe("/icon");
   });
 
   it.each([
@@ -346,8 +351,73 @@ describe("parsePanelDeclarations", () => {
       declarations: [{ id: "todo" }, { id: "other", icon: "panel" }],
     });
     expect(result.ok && result.warnings).toEqual([
-      { code: "panel_icon_unknown", message: '/panels/1: unknown icon "nope" falls back to "panel"' },
+      {
+        code: "panel_icon_unknown",
+        message: '/panels/1: unknown icon "nope" falls back to "panel"',
+        path: "/panels/1/icon",
+      },
     ]);
+  });
+
+  it("allIssues reports every failing field of every declaration in one run, in check order", () => {
+    const declarations = [
+      {
+        id: "Bad Id",
+        title: "",
+        icon: 7,
+        open: "always",
+        context: "full",
+        placement: "top",
+        acp_plan: "yes",
+        colour: "red",
+        actions: [
+          { id: "a", label: "A", scope: "panel", kind: "prompt" },
+          { id: "b", label: "B", scope: "item", kind: "tool", arguments: {}, primary: true },
+          { id: "c", label: "C", scope: "item", kind: "tool", arguments: {}, primary: true },
+        ],
+      },
+      { id: "fine", title: "Fine", icon: "rocket" },
+      "not an object",
+    ];
+    const all = parsePanelDeclarations(declarations, { pointer: "/panels", allIssues: true });
+    expect(all.ok).toBe(false);
+    expect(!all.ok && all.issues.map((issue) => issue.message)).toEqual([
+      "/panels/0/colour: unknown field",
+      "/panels/0/id: must match ^[a-z][a-z0-9_-]{0,31}$",
+      "/panels/0/title: must not be empty",
+      "/panels/0/icon: must be a string",
+      "/panels/0/open: must be one of never, first_update",
+      "/panels/0/context: must be one of none, summary",
+      "/panels/0/placement: must be one of chat, sidebar",
+      "/panels/0/acp_plan: must be a boolean",
+      "/panels/0/actions/0/text: must be a string",
+      "/panels/0/actions: at most one primary action",
+      "/panels/2: must be an object",
+    ]);
+    expect(!all.ok && all.issues.every((issue) => issue.code === "panel_invalid")).toBe(true);
+    expect(!all.ok && all.issues.map((issue) => issue.path)).toEqual([
+      "/panels/0/colour",
+      "/panels/0/id",
+      "/panels/0/title",
+      "/panels/0/icon",
+      "/panels/0/open",
+      "/panels/0/context",
+      "/panels/0/placement",
+      "/panels/0/acp_plan",
+      "/panels/0/actions/0/text",
+      "/panels/0/actions",
+      "/panels/2",
+    ]);
+    // The contract's default: the first failure of each declaration only.
+    const first = parsePanelDeclarations(declarations, { pointer: "/panels" });
+    expect(!first.ok && first.issues.map((issue) => issue.message)).toEqual([
+      "/panels/0/colour: unknown field",
+      "/panels/2: must be an object",
+    ]);
+    // A valid declaration is the same in both modes.
+    expect(parsePanelDeclaration(declarations[1], { allIssues: true })).toEqual(
+      parsePanelDeclaration(declarations[1]),
+    );
   });
 
   it("accepts 4 declarations and rejects 5 or a non-array", () => {

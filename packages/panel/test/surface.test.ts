@@ -111,7 +111,9 @@ it("pins the public export names", () => {
       "updatePanelState",
       "userActionNote",
       "validateFormAnswers",
+      "validatePanelBlock",
       "validatePanelDocument",
+      "validatePanelFormField",
       "validatePanelUpdate",
     ]
   `);

@@ -42,6 +42,7 @@ export {
   type ToolFolderValidation,
   type ToolIssue,
   type ToolSelection,
+  type ToolSourceLocation,
   validateToolFolder,
 } from "./loader.js";
 export {

@@ -37,6 +37,11 @@ export interface ParseToolManifestOptions {
   expectedId?: string | undefined;
   /** The check of `panels`; defaults to `@raw/panel`'s declaration rules. */
   panels?: PanelDeclarationsCheck | undefined;
+  /**
+   * Diagnostics for authors (`raw validate`): every failing field of each panel declaration instead of the first
+   * failure per declaration that tool-api.md §2.2 reports. Ignored when `panels` is given.
+   */
+  allIssues?: boolean | undefined;
 }
 
 /** Result of `parseToolManifest`: the manifest and its warnings, or every issue. */
@@ -239,7 +244,10 @@ export function parseToolManifest(
         }
         break;
       case "panels": {
-        const checked = (options.panels ?? checkManifestPanels)(v, "/panels");
+        const checked =
+          options.panels === undefined
+            ? checkManifestPanels(v, "/panels", options.allIssues === true)
+            : options.panels(v, "/panels");
         if (checked.ok) {
           normalizedPanels = checked.declarations;
           warnings.push(...checked.warnings);

@@ -15,9 +15,16 @@ export type PanelDeclarationsCheckResult =
  */
 export type PanelDeclarationsCheck = (value: unknown, pointer: string) => PanelDeclarationsCheckResult;
 
-/** The default `PanelDeclarationsCheck`: `@raw/panel`'s `parsePanelDeclarations` at `pointer`. */
-export function checkManifestPanels(value: unknown, pointer: string): PanelDeclarationsCheckResult {
-  const result = parsePanelDeclarations(value, { pointer });
+/**
+ * The default `PanelDeclarationsCheck`: `@raw/panel`'s `parsePanelDeclarations` at `pointer`; with `allIssues`,
+ * every failing field of each declaration (a diagnostic mode) instead of its first failure.
+ */
+export function checkManifestPanels(
+  value: unknown,
+  pointer: string,
+  allIssues = false,
+): PanelDeclarationsCheckResult {
+  const result = parsePanelDeclarations(value, allIssues ? { pointer, allIssues } : { pointer });
   if (!result.ok) return { ok: false, issues: result.issues };
   return {
     ok: true,

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { ContractError, isContractError } from "@raw/schema";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { readFolderFileSet, sameFileSet } from "../src/file-set.js";
@@ -153,6 +154,8 @@ describe("loadToolFolder (tool-api.md §5)", () => {
       {
         code: "effects_descriptor_ignored",
         message: "describeEffects of stray is ignored: the manifest has no effects_schema",
+        path: "/entry",
+        hint: "add an effects_schema to the manifest, or remove the describeEffects export",
         tool: "stray",
       },
     ]);
@@ -237,6 +240,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       {
         code: "folder_escape",
         message: "missing or escaping selected tool local/esc: folder escape",
+        path: "",
         tool: "local/esc",
       },
     ]);
@@ -245,14 +249,25 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
   it("manifest_missing and manifest_escape", async () => {
     mkdirSync(join(root, "empty"));
     expect((await validate(join(root, "empty"))).issues).toEqual([
-      { code: "manifest_missing", message: "selected tool files are missing: empty", tool: "empty" },
+      {
+        code: "manifest_missing",
+        message: "selected tool files are missing: empty",
+        path: "",
+        hint: "a tool folder holds a tool.json manifest (raw init tool <dir> writes one)",
+        tool: "empty",
+      },
     ]);
     const outsideFile = join(base, `outside-manifest-${counter}.json`);
     writeFileSync(outsideFile, JSON.stringify(manifest("linked")));
     mkdirSync(join(root, "linked"));
     symlinkSync(outsideFile, join(root, "linked", "tool.json"));
     expect((await validate(join(root, "linked"))).issues).toEqual([
-      { code: "manifest_escape", message: "selected tool manifest escapes folder: linked", tool: "linked" },
+      {
+        code: "manifest_escape",
+        message: "selected tool manifest escapes folder: linked",
+        path: "",
+        tool: "linked",
+      },
     ]);
     mkdirSync(join(root, "dirjson", "tool.json"), { recursive: true });
     expect((await validate(join(root, "dirjson"))).issues[0]?.code).toBe("manifest_escape");
@@ -268,7 +283,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       expect(issues).toHaveLength(1);
       expect(issues[0]).toMatchObject({ code: "manifest_json_invalid", path: "", tool: id });
       expect(issues[0]?.message.startsWith(`invalid selected tool manifest ${id}: `)).toBe(true);
+      // One line, no excerpt of the text (which would carry the invisible mark or the manifest's content).
+      expect(issues[0]?.message).not.toMatch(/[\n\ufeff]|is not valid JSON/);
     }
+    const bom = await validate(tool("bom2", { raw: `\ufeff${JSON.stringify(manifest("bom2"))}` }));
+    expect(bom.issues[0]?.message).toBe(
+      "invalid selected tool manifest bom2: JSON text must not start with a UTF-8 byte-order mark (U+FEFF)",
+    );
   });
 
   it("reports manifest issues with the folder name as expected id", async () => {
@@ -292,7 +313,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
   it("entry_missing", async () => {
     const dir = tool("noentry", { manifest: manifest("noentry", { entry: "./missing.mjs" }) });
     expect((await validate(dir)).issues).toEqual([
-      { code: "entry_missing", message: "selected tool files are missing: noentry", tool: "noentry" },
+      {
+        code: "entry_missing",
+        message: "selected tool files are missing: noentry",
+        path: "/entry",
+        hint: 'the entry file ./missing.mjs does not exist in the tool folder: create it, or point "entry" at the file that exports the handler',
+        tool: "noentry",
+      },
     ]);
   });
 
@@ -300,7 +327,13 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     writeFileSync(join(root, "x.mjs"), HANDLER);
     const up = tool("up", { manifest: manifest("up", { entry: "./../x.mjs" }) });
     expect((await validate(up)).issues).toEqual([
-      { code: "entry_escape", message: "selected tool entry escapes folder: up", tool: "up" },
+      {
+        code: "entry_escape",
+        message: "selected tool entry escapes folder: up",
+        path: "/entry",
+        hint: "./../x.mjs must be a regular file inside the tool folder (not a link out of it, not a folder)",
+        tool: "up",
+      },
     ]);
     const linked = tool("linkentry", { manifest: manifest("linkentry", { entry: "./link.mjs" }) });
     symlinkSync(join(root, "x.mjs"), join(linked, "link.mjs"));
@@ -308,11 +341,14 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     expect(issues[0]).toEqual({
       code: "entry_escape",
       message: "selected tool entry escapes folder: linkentry",
+      path: "/entry",
+      hint: "./link.mjs must be a regular file inside the tool folder (not a link out of it, not a folder)",
       tool: "linkentry",
     });
     expect(issues[1]).toEqual({
       code: "file_escape",
       message: "selected tool file escapes its folder: link.mjs",
+      path: "",
       tool: "linkentry",
     });
   });
@@ -342,6 +378,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
       {
         code: "file_escape",
         message: "selected tool file escapes its folder: z-secret.txt",
+        path: "",
         tool: "fileesc",
       },
     ]);
@@ -354,9 +391,9 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     symlinkSync("self", join(dir, "self"));
     execFileSync("mkfifo", [join(dir, "pipe")]);
     expect((await validate(dir)).issues).toEqual([
-      { code: "file_unsupported", message: "unsupported selected tool file: d/up", tool: "weird" },
-      { code: "file_unsupported", message: "unsupported selected tool file: pipe", tool: "weird" },
-      { code: "file_unsupported", message: "unsupported selected tool file: self", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: d/up", path: "", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: pipe", path: "", tool: "weird" },
+      { code: "file_unsupported", message: "unsupported selected tool file: self", path: "", tool: "weird" },
     ]);
   });
 
@@ -414,7 +451,7 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
     const a = tool("aa", { manifest: manifest("aa", { name: "same" }) });
     const b = tool("bb", { manifest: manifest("bb", { name: "same" }) });
     expect(await loadError(() => loadToolFolders([a, b], { cacheDir }))).toEqual([
-      { code: "tool_name_duplicate", message: "duplicate tool name: same", tool: "bb" },
+      { code: "tool_name_duplicate", message: "duplicate tool name: same", path: "/name", tool: "bb" },
     ]);
   });
 
@@ -433,19 +470,30 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "entry_load_failed",
         message: "selected tool entry failed to load: throws: bad import",
+        path: "/entry",
         tool: "throws",
       },
       {
         code: "handler_invalid",
         message: "invalid selected tool handler or validator: nohandler",
+        path: "/entry",
+        hint: "export `handler` is a number: it must be a function",
         tool: "nohandler",
       },
       {
         code: "handler_invalid",
         message: "invalid selected tool handler or validator: badval",
+        path: "/entry",
+        hint: "export `validateArgs` is a string: it must be a function, or not be exported",
         tool: "badval",
       },
-      { code: "effects_descriptor_missing", message: "missing effects descriptor: nodesc", tool: "nodesc" },
+      {
+        code: "effects_descriptor_missing",
+        message: "missing effects descriptor: nodesc",
+        path: "/effects_schema",
+        hint: "the manifest declares effects_schema: ./index.mjs must export a function named `describeEffects`",
+        tool: "nodesc",
+      },
     ]);
   });
 
@@ -467,6 +515,7 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "panel_icon_unknown",
         message: '/panels/0: unknown icon "rocket" falls back to "panel"',
+        path: "/panels/0/icon",
         tool: "agent/icons",
       },
     ]);
@@ -488,7 +537,41 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
     expect(seen[0]?.url).toMatch(/^file:\/\/.*\/index\.mjs\?digest=[0-9a-f]{64}$/);
     expect(existsSync(marker)).toBe(false);
     const missing = await validateToolFolder(dir, { cacheDir, importEntry: async () => ({}) });
-    expect(missing.issues.map((i) => i.code)).toEqual(["handler_invalid"]);
+    expect(missing.issues.map((i) => [i.code, i.hint])).toEqual([
+      ["handler_invalid", "./index.mjs has no export `handler`"],
+    ]);
+    const defaulted = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async () => ({ default: { handler: () => undefined } }),
+    });
+    expect(defaulted.issues.map((i) => i.hint)).toEqual([
+      "./index.mjs has no export `handler` (it has a default export: export the function by name, `export async function handler`)",
+    ]);
+    const located = await validateToolFolder(dir, {
+      cacheDir,
+      importEntry: async () => {
+        throw new ContractError(
+          "entry_load_failed",
+          "selected tool entry failed to load: viaimporter: Unexpected token",
+          [
+            {
+              code: "entry_load_failed",
+              message: "selected tool entry failed to load: viaimporter: Unexpected token",
+              location: { file: "./index.mjs", line: 3, column: 7 },
+            } as never,
+          ],
+        );
+      },
+    });
+    expect(located.issues).toEqual([
+      {
+        code: "entry_load_failed",
+        message: "selected tool entry failed to load: viaimporter: Unexpected token",
+        path: "/entry",
+        tool: "viaimporter",
+        location: { file: "./index.mjs", line: 3, column: 7 },
+      },
+    ]);
     const exited = await validateToolFolder(dir, {
       cacheDir,
       importEntry: async () => {
@@ -499,8 +582,92 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
       {
         code: "entry_exited",
         message: "selected tool entry ended the process: viaimporter",
+        path: "/entry",
         tool: "viaimporter",
       },
     ]);
+  });
+});
+
+describe("validateToolFolder with allIssues: every mistake of a folder in one run", () => {
+  const markerEntry = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "imported");\n${HANDLER}`;
+
+  it("checks the entry's exports through importEntry even when other manifest fields failed", async () => {
+    const dir = tool("many", {
+      manifest: manifest("many", {
+        descripton: "typo",
+        version: "1.0",
+        effects_schema: { type: "object" },
+        panels: [{ id: "P", title: "" }],
+      }),
+      entry: "export const handler = 'not a function';\n",
+    });
+    const seen: string[] = [];
+    const importEntry = async (url: string) => {
+      seen.push(url);
+      return { handler: "text" };
+    };
+    const result = await validateToolFolder(dir, { cacheDir, importEntry, allIssues: true });
+    expect(result.issues.map((issue) => [issue.code, issue.path, issue.hint ?? null])).toEqual([
+      ["manifest_unknown_field", "/descripton", "did you mean `description`?"],
+      ["manifest_invalid_version", "/version", null],
+      ["panel_invalid", "/panels/0/id", null],
+      ["panel_invalid", "/panels/0/title", null],
+      ["handler_invalid", "/entry", "export `handler` is a string: it must be a function"],
+      [
+        "effects_descriptor_missing",
+        "/effects_schema",
+        "the manifest declares effects_schema: ./index.mjs must export a function named `describeEffects`",
+      ],
+    ]);
+    // Imported from the folder itself (no snapshot of a tool that did not validate), through the importer only.
+    expect(seen).toEqual([`${pathToFileURL(join(realpathSync(dir), "index.mjs")).href}`]);
+    // The contract's default: no import after a failed phase 1.
+    const plain = await validateToolFolder(dir, { cacheDir, importEntry });
+    expect(plain.issues.map((issue) => issue.code)).toEqual([
+      "manifest_unknown_field",
+      "manifest_invalid_version",
+      "panel_invalid",
+    ]);
+    expect(seen).toHaveLength(1);
+    // Without an importer nothing is imported in this process, even in the allIssues mode.
+    const marker = join(base, `marker-all-${counter}`);
+    const unsafe = tool("unsafe", { manifest: manifest("unsafe", { extra: 1 }), entry: markerEntry(marker) });
+    await validateToolFolder(unsafe, { cacheDir, allIssues: true });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("reports a missing entry beside the other manifest issues, and imports nothing then", async () => {
+    const dir = tool("gone", { manifest: manifest("gone", { extra: 1, entry: "./dist/index.mjs" }) });
+    let imports = 0;
+    const result = await validateToolFolder(dir, {
+      cacheDir,
+      allIssues: true,
+      importEntry: async () => {
+        imports++;
+        return {};
+      },
+    });
+    expect(result.issues.map((issue) => issue.code)).toEqual(["manifest_unknown_field", "entry_missing"]);
+    expect(result.issues[1]?.hint).toContain("./dist/index.mjs");
+    expect(imports).toBe(0);
+  });
+
+  it("imports nothing when a file of the folder escapes or is unsupported, whatever the manifest", async () => {
+    const dir = tool("leaky", { manifest: manifest("leaky", { extra: 1 }) });
+    writeFileSync(join(base, `leak-${counter}.txt`), "secret");
+    symlinkSync(join(base, `leak-${counter}.txt`), join(dir, "leak.txt"));
+    let imports = 0;
+    const result = await validateToolFolder(dir, {
+      cacheDir,
+      allIssues: true,
+      importEntry: async () => {
+        imports++;
+        return {};
+      },
+    });
+    expect(result.issues.map((issue) => issue.code)).toEqual(["manifest_unknown_field", "file_escape"]);
+    expect(imports).toBe(0);
   });
 });

@@ -413,7 +413,25 @@ describe("parseToolManifest: one valid and one invalid case per rule (tool-api.m
       },
     ]);
     expect(result.warnings).toEqual([
-      { code: "panel_icon_unknown", message: '/panels/0: unknown icon "rocket" falls back to "panel"' },
+      {
+        code: "panel_icon_unknown",
+        message: '/panels/0: unknown icon "rocket" falls back to "panel"',
+        path: "/panels/0/icon",
+      },
+    ]);
+  });
+
+  it("allIssues reports every failing field of a panel declaration; the default keeps the first", () => {
+    const value = withFields({ panels: [{ id: "Bad", title: "", placement: "top" }] });
+    const first = parseToolManifest(value);
+    expect(!first.ok && first.issues.map((issue) => issue.message)).toEqual([
+      "/panels/0/id: must match ^[a-z][a-z0-9_-]{0,31}$",
+    ]);
+    const all = parseToolManifest(value, { allIssues: true });
+    expect(!all.ok && all.issues.map((issue) => [issue.code, issue.path])).toEqual([
+      ["panel_invalid", "/panels/0/id"],
+      ["panel_invalid", "/panels/0/title"],
+      ["panel_invalid", "/panels/0/placement"],
     ]);
   });
 

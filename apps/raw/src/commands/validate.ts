@@ -33,6 +33,7 @@ function timeoutOption(value: string | undefined, usage: string): number {
  * `raw validate <path...> [--format text|json|github] [--timeout <ms>]`: validates every path in one run (tool
  * folders, hook folders, rules files, panel documents, policy cases) and exits 1 when any has an error. Tool entries
  * are imported for the export checks in child processes of their own (`EntryImportPool`), never in this process.
+ * A tool name, tool id or hook name declared by two of the folders is an error in both (`checkAcrossFolders`).
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommand("validate", argv);
@@ -43,7 +44,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
   try {
     // The validators (Ajv and the contract packages) load while the child processes start.
-    const [{ mapConcurrent }, { validatePath }, { formatReports }] = await Promise.all([
+    const [{ mapConcurrent }, { checkAcrossFolders, validatePath }, { formatReports }] = await Promise.all([
       import("../support/concurrency.js"),
       import("../support/validate-files.js"),
       import("../support/report.js"),
@@ -54,6 +55,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         suggestFolderGlob(await validatePath(input, cwd, { importEntry: pool.importEntry }), input, cwd),
       )
     ).flat();
+    // Names and ids must be unique across the folders of one run: they load together.
+    checkAcrossFolders(reports);
     io.stdout.write(formatReports(reports, format));
     return reports.every((r) => r.ok) ? EXIT_OK : EXIT_FAILURE;
   } finally {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { EntryImporter } from "@raw/tool-api";
+import type { Issue } from "@raw/schema";
+import type { EntryImporter, ToolSourceLocation } from "@raw/tool-api";
 import { cliRoot } from "./paths.js";
 
 /** How long `raw validate` waits for one entry to import in its child process, by default (`--timeout`). */
@@ -98,9 +99,15 @@ async function settle(child: Child): Promise<void> {
   if (child.process.connected) child.process.disconnect();
 }
 
+/** A line and column in the entry file, as the child found them for a syntax error. */
+interface EntryPosition {
+  line: number;
+  column: number;
+}
+
 type Outcome =
   | { kind: "imported"; exports: Record<string, string> }
-  | { kind: "failed"; message: string }
+  | { kind: "failed"; message: string; location: EntryPosition | undefined }
   | { kind: "exited"; exit: ChildExit }
   | { kind: "timeout"; responsive: boolean };
 
@@ -128,6 +135,7 @@ function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcom
       nonce?: unknown;
       exports?: unknown;
       message?: unknown;
+      location?: { line?: unknown; column?: unknown };
     }) => {
       if (message === null || typeof message !== "object") return;
       if (message.type === "ready") request();
@@ -140,7 +148,15 @@ function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcom
       ) {
         finish({ kind: "imported", exports: message.exports as Record<string, string> });
       } else if (message.type === "failed") {
-        finish({ kind: "failed", message: String(message.message) });
+        const { line, column } = message.location ?? {};
+        const location =
+          Number.isSafeInteger(line) &&
+          Number.isSafeInteger(column) &&
+          (line as number) > 0 &&
+          (column as number) > 0
+            ? { line: line as number, column: column as number }
+            : undefined;
+        finish({ kind: "failed", message: String(message.message), location });
       }
     };
     child.process.on("message", onMessage);
@@ -155,13 +171,30 @@ function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcom
   });
 }
 
-/** A stand-in for the entry's module namespace with the same export types (what the loader checks). */
+/** A value of each export type the child reports, for the stand-in. */
+const SAMPLES: Readonly<Record<string, () => unknown>> = {
+  undefined: () => undefined,
+  null: () => null,
+  array: () => [],
+  object: () => ({}),
+  function: () => () => undefined,
+  string: () => "",
+  number: () => 0,
+  bigint: () => 0n,
+  boolean: () => false,
+  symbol: () => Symbol("export"),
+};
+
+/**
+ * A stand-in for the entry's module namespace whose exports have the same types as the real ones (what the loader
+ * checks, and names in its hints): a string export is a string, a missing one is missing.
+ */
 function standIn(exports: Record<string, string>): Record<string, unknown> {
   const module: Record<string, unknown> = {};
-  for (const name of ["handler", "validateArgs", "describeEffects"]) {
+  for (const name of ["handler", "validateArgs", "describeEffects", "default"]) {
     const kind = exports[name];
     if (kind === undefined || kind === "absent") continue;
-    module[name] = kind === "undefined" ? undefined : kind === "function" ? () => undefined : kind;
+    module[name] = (SAMPLES[kind] ?? SAMPLES.object)?.();
   }
   return module;
 }
@@ -217,7 +250,16 @@ export class EntryImportPool {
       );
     }
     // The message is the entry's own text: every printer escapes issue messages as untrusted (A1).
-    if (outcome.kind === "failed") throw new Error(outcome.message);
+    if (outcome.kind === "failed") {
+      const message = `selected tool entry failed to load: ${id}: ${outcome.message}`;
+      const issue: Issue & { location?: ToolSourceLocation } = {
+        code: "entry_load_failed",
+        message,
+        path: "/entry",
+      };
+      if (outcome.location !== undefined) issue.location = { file: tool.manifest.entry, ...outcome.location };
+      throw new ContractError("entry_load_failed", message, [issue]);
+    }
     if (child.stdoutBytes > 0) {
       throw new ContractError(
         "entry_wrote_stdout",

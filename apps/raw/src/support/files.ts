@@ -109,14 +109,6 @@ export async function readTextFile(
   return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8") };
 }
 
-/** The hint of a JSON file that starts with a UTF-8 byte-order mark (JSON refuses U+FEFF at 1:1). */
-export const BOM_HINT = "remove the UTF-8 byte-order mark (U+FEFF) at the start of the file";
-
-/** True when `text` starts with U+FEFF (a UTF-8 byte-order mark, kept by the strict decoder). */
-export function startsWithBom(text: string): boolean {
-  return text.charCodeAt(0) === 0xfeff;
-}
-
 /** Parses JSON text; a syntax error is a `json_invalid` failure with the line and column where the JSON breaks. */
 export function parseJsonText(text: string, shown: string): JsonFile {
   const source = parseJsonSource(text);
@@ -128,7 +120,7 @@ export function parseJsonText(text: string, shown: string): JsonFile {
       source.message,
       source.position,
     );
-    if (startsWithBom(text)) out.hint = BOM_HINT;
+    if (source.hint !== undefined) out.hint = source.hint;
     return out;
   }
   return { ok: true, text, value: source.value, source };

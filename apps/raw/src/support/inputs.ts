@@ -1,12 +1,11 @@
 import { basename, resolve } from "node:path";
-import { type LoadedHook, loadHookFolder } from "@raw/hook-protocol";
-import { isContractError } from "@raw/schema";
+import { type LoadedHook, validateHookFolder } from "@raw/hook-protocol";
 import { parseRules, type ToolRule } from "@raw/tool-api";
 import { hookFolder, realFolder } from "./bundled.js";
 import { displayPath, readJsonFile } from "./files.js";
 import type { SourcePosition } from "./json-source.js";
 import { type FileReport, locate } from "./report.js";
-import { validateHook } from "./validate-files.js";
+import { hookReport } from "./validate-files.js";
 
 /** A parsed rules file: the rules, the raw JSON (to show a rule as written) and where each rule starts. */
 export interface RulesInput {
@@ -77,19 +76,12 @@ export async function loadHookFolders(
   for (const value of values) {
     const { dir, bundled } = hookFolder(value, cwd);
     const id = `local/${basename(dir)}`;
-    try {
-      hooks.push(await loadHookFolder(dir, { id }));
+    // Loaded once: a folder that does not load yields its report from the same issues.
+    const result = await validateHookFolder(dir, { id, path: false });
+    if (result.ok) {
+      hooks.push(result.hook);
       sources.push({ id, folder: realFolder(dir), bundled });
-    } catch (error) {
-      if (!isContractError(error)) throw error;
-      const report = await validateHook(dir, cwd, id);
-      if (report.ok) {
-        // The folder loads on its own; the failure came from the selection (for example an invalid id).
-        report.ok = false;
-        report.issues.push(locate({ code: error.code, message: error.message }, undefined));
-      }
-      reports.push(report);
-    }
+    } else reports.push(await hookReport(dir, cwd, result.issues));
   }
   return reports.length > 0 ? { ok: false, reports } : { ok: true, hooks, sources };
 }

@@ -1,26 +1,45 @@
-/** Escapes one JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`). */
-function escapePointerToken(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
+import {
+  type MemberNode,
+  type ObjectNode,
+  parse as parseJsonTree,
+  type Token,
+  type TokenType,
+  tokenize,
+  type ValueNode,
+} from "@humanwhocodes/momoa";
 
-/** A 1-based line and column in a JSON source text (columns count UTF-16 code units). */
+/** A 1-based line and column in a JSON source text (columns count UTF-16 code units; CRLF is one line end). */
 export interface SourcePosition {
   line: number;
   column: number;
 }
 
+/**
+ * The deepest nesting the source-position parser walks (arrays and objects inside each other). The value itself is
+ * always `JSON.parse`'s; a deeper text gets its positions from the tokenizer and an explicit stack (one pass per
+ * question), so a hostile file can never exhaust the call stack.
+ */
+export const MAX_JSON_SOURCE_DEPTH = 1000;
+
+/** The hint of a JSON text that starts with a UTF-8 byte-order mark (JSON refuses U+FEFF at 1:1). */
+export const BOM_HINT = "remove the UTF-8 byte-order mark (U+FEFF) at the start of the file";
+
+/** The hint of a comma before a closing `}` or `]`. */
+export const TRAILING_COMMA_HINT = "remove the trailing comma: JSON allows no comma before a closing } or ]";
+
 /** A parsed JSON text: the value `JSON.parse` gives, and the source position of every JSON Pointer in it. */
 export type JsonSource =
   | { ok: true; value: unknown; positionOf(pointer: string): SourcePosition }
-  | { ok: false; message: string; position: SourcePosition };
+  | { ok: false; message: string; position: SourcePosition; hint?: string };
 
-/** The line and column of a UTF-16 offset in `text`. */
+/** The line and column of a UTF-16 offset in `text` (LF, CRLF and a lone CR each end a line, as in the parser). */
 export function positionAt(text: string, offset: number): SourcePosition {
   let line = 1;
   let lineStart = 0;
-  const end = Math.min(offset, text.length);
+  const end = Math.max(0, Math.min(offset, text.length));
   for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
       line++;
       lineStart = i + 1;
     }
@@ -30,194 +49,309 @@ export function positionAt(text: string, offset: number): SourcePosition {
 
 /**
  * `JSON.parse`'s message on one line: V8 quotes the text around the error (`Unexpected token 'o', "<text>" is not
- * valid JSON`), which may span lines and repeat the input; the line and column say where it is instead.
+ * valid JSON`) and adds its offset (`in JSON at position 8`); the line and column say where it is instead.
  */
 export function parserMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message
-    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "")
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "")
+    .replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, "")
     .replace(/\s*\n\s*/g, " ")
     .trim();
 }
 
+/** The UTF-16 offset `JSON.parse` names in its message (`... in JSON at position 8`), when it names one. */
+function v8Offset(error: unknown): number | undefined {
+  const match = /at position (\d+)/.exec(error instanceof Error ? error.message : "");
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** The deepest nesting of `text`, counted outside strings; stops counting once past `limit`. */
+function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > limit) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** A syntax error as the tree parser reports it: where the text stops being JSON. */
+interface TreeSyntaxError {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+function treeSyntaxError(error: unknown): TreeSyntaxError | undefined {
+  const e = error as { offset?: unknown; line?: unknown; column?: unknown } | null;
+  if (typeof e?.offset !== "number" || typeof e.line !== "number" || typeof e.column !== "number") {
+    return undefined;
+  }
+  return { offset: e.offset, line: e.line, column: e.column };
+}
+
+const SCALAR_TOKENS: ReadonlySet<TokenType> = new Set(["String", "Number", "Boolean", "Null"]);
+
 /**
- * Parses `text` as JSON (the value is exactly `JSON.parse`'s: duplicate keys keep the last value) and maps
- * JSON Pointers to source positions. A syntax error is reported with `JSON.parse`'s message and the line and
- * column where the text stops being JSON.
+ * Where the token sequence of a text stops being JSON, for texts too deep for the tree parser: the tokenizer's own
+ * error, else the first token out of place (an explicit stack, no recursion), else the end of an unfinished text.
+ */
+function tokenSyntaxError(text: string): TreeSyntaxError | undefined {
+  let tokens: ReturnType<typeof tokenize>;
+  try {
+    tokens = tokenize(text, { mode: "json" });
+  } catch (error) {
+    return treeSyntaxError(error);
+  }
+  const open: Array<"{" | "["> = [];
+  type Expect = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "comma-or-close" | "end";
+  let expect: Expect = "value";
+  const after = (): Expect => (open.length === 0 ? "end" : "comma-or-close");
+  for (const token of tokens) {
+    const type = token.type;
+    const top = open.at(-1);
+    let next: Expect | undefined;
+    if (
+      (expect === "value-or-close" && type === "RBracket") ||
+      (expect === "key-or-close" && type === "RBrace")
+    ) {
+      open.pop();
+      next = after();
+    } else if (expect === "value" || expect === "value-or-close") {
+      if (type === "LBrace") {
+        open.push("{");
+        next = "key-or-close";
+      } else if (type === "LBracket") {
+        open.push("[");
+        next = "value-or-close";
+      } else if (SCALAR_TOKENS.has(type)) next = after();
+    } else if ((expect === "key" || expect === "key-or-close") && type === "String") next = "colon";
+    else if (expect === "colon" && type === "Colon") next = "value";
+    else if (expect === "comma-or-close" && type === "Comma") next = top === "{" ? "key" : "value";
+    else if (expect === "comma-or-close" && type === (top === "{" ? "RBrace" : "RBracket")) {
+      open.pop();
+      next = after();
+    }
+    if (next === undefined) {
+      const { offset, line, column } = token.loc.start;
+      return { offset, line, column };
+    }
+    expect = next;
+  }
+  if (expect !== "end") return { offset: text.length, ...positionAt(text, text.length) };
+  return undefined;
+}
+
+/** The offset of a comma just before `offset` (whitespace between), when the token at `offset` closes a container. */
+function trailingComma(text: string, offset: number): number | undefined {
+  const closing = text[offset];
+  if (closing !== "}" && closing !== "]") return undefined;
+  let i = offset - 1;
+  while (i >= 0 && /[ \t\n\r]/.test(text[i] as string)) i--;
+  return text[i] === "," ? i : undefined;
+}
+
+/** The syntax failure of a text `JSON.parse` refused: its message, its position at the offending token, a hint. */
+function syntaxFailure(text: string, error: unknown, deep: boolean): Extract<JsonSource, { ok: false }> {
+  if (text.charCodeAt(0) === 0xfeff) {
+    return {
+      ok: false,
+      message: "JSON text must not start with a UTF-8 byte-order mark (U+FEFF)",
+      position: { line: 1, column: 1 },
+      hint: BOM_HINT,
+    };
+  }
+  const message = parserMessage(error);
+  let found: TreeSyntaxError | undefined;
+  if (deep) found = tokenSyntaxError(text);
+  else {
+    try {
+      parseJsonTree(text, { mode: "json" });
+    } catch (treeError) {
+      found = treeSyntaxError(treeError);
+    }
+  }
+  if (found !== undefined) {
+    const comma = trailingComma(text, found.offset);
+    if (comma !== undefined) {
+      return { ok: false, message, position: positionAt(text, comma), hint: TRAILING_COMMA_HINT };
+    }
+    return { ok: false, message, position: { line: found.line, column: found.column } };
+  }
+  // The parser accepted what JSON.parse refused (a raw control character in a string): JSON.parse's own offset.
+  const offset = v8Offset(error);
+  return {
+    ok: false,
+    message,
+    position: offset === undefined ? { line: 1, column: 1 } : positionAt(text, offset),
+  };
+}
+
+/** The unescaped reference tokens of a JSON Pointer (`/a~1b/0` → `["a/b", "0"]`). */
+function pointerTokens(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/**
+ * Finds pointers in a parsed tree by following their tokens from the root (no table of every pointer is built, so a
+ * wide and deep document costs no memory beyond its tree). A member is placed at its key, an element at its value;
+ * a repeated key resolves to its last occurrence, the one `JSON.parse` keeps. A pointer that leaves the tree gives
+ * the position of the deepest node it reached.
+ */
+class TreePositions {
+  private readonly keys = new WeakMap<ObjectNode, Map<string, MemberNode>>();
+
+  constructor(private readonly root: ValueNode) {}
+
+  positionOf(pointer: string): SourcePosition {
+    let node: ValueNode = this.root;
+    let at = this.root.loc.start;
+    for (const token of pointerTokens(pointer)) {
+      if (node.type === "Object") {
+        const member = this.membersOf(node).get(token);
+        if (member === undefined) break;
+        at = member.loc.start;
+        node = member.value;
+      } else if (node.type === "Array") {
+        const element = /^(0|[1-9][0-9]*)$/.test(token) ? node.elements[Number(token)] : undefined;
+        if (element === undefined) break;
+        at = element.loc.start;
+        node = element.value;
+      } else break;
+    }
+    return { line: at.line, column: at.column };
+  }
+
+  private membersOf(node: ObjectNode): Map<string, MemberNode> {
+    let map = this.keys.get(node);
+    if (map === undefined) {
+      map = new Map();
+      for (const member of node.members) {
+        map.set(member.name.type === "String" ? member.name.value : member.name.name, member);
+      }
+      this.keys.set(node, map);
+    }
+    return map;
+  }
+}
+
+/**
+ * Finds one pointer of a text too deep for the tree parser by a single pass over its tokens with an explicit stack
+ * (valid JSON: `JSON.parse` accepted it). `matched[k]` is the place of the node at the pointer's first `k` tokens,
+ * last occurrence first: a repeated key found later resets what was matched below the earlier one, as
+ * `JSON.parse` keeps the later value. Returns the deepest place matched.
+ */
+function tokenPosition(text: string, tokens: readonly Token[], pointer: string): SourcePosition {
+  const target = pointerTokens(pointer);
+  const root: SourcePosition = { line: 1, column: 1 };
+  // One frame per open container: its depth, whether its path is the pointer's prefix, the next index, the key.
+  const open: Array<{
+    array: boolean;
+    onPath: boolean;
+    depth: number;
+    index: number;
+    key: string | undefined;
+  }> = [];
+  const matched: SourcePosition[] = [];
+  let expectKey = false;
+  let memberStart: SourcePosition | undefined;
+  for (const token of tokens) {
+    const type = token.type;
+    const top = open.at(-1);
+    const start = { line: token.loc.start.line, column: token.loc.start.column };
+    if (type === "RBrace" || type === "RBracket") {
+      open.pop();
+      continue;
+    }
+    if (type === "Colon") continue;
+    if (type === "Comma") {
+      if (top !== undefined && !top.array) expectKey = true;
+      continue;
+    }
+    if (top !== undefined && !top.array && expectKey && type === "String") {
+      top.key = JSON.parse(text.slice(token.loc.start.offset, token.loc.end.offset)) as string;
+      memberStart = start;
+      expectKey = false;
+      continue;
+    }
+    // A value: where it is, and whether it lies on the pointer's path.
+    let onPath: boolean;
+    let depth: number;
+    if (top === undefined) {
+      onPath = true;
+      depth = 0;
+      matched.length = 0;
+      matched.push(start);
+    } else {
+      depth = top.depth + 1;
+      const segment = top.array ? String(top.index++) : (top.key as string);
+      onPath = top.onPath && depth <= target.length && target[depth - 1] === segment;
+      if (onPath) {
+        matched.length = depth;
+        matched.push(top.array ? start : (memberStart ?? start));
+      }
+    }
+    if (type === "LBrace" || type === "LBracket") {
+      open.push({ array: type === "LBracket", onPath, depth, index: 0, key: undefined });
+      expectKey = type === "LBrace";
+    }
+  }
+  return matched.at(-1) ?? root;
+}
+
+/**
+ * Parses `text` as JSON (the value is exactly `JSON.parse`'s: duplicate keys keep the last value) and maps JSON
+ * Pointers to source positions with the momoa tree parser, built only when a position is asked for. A syntax error
+ * is reported with `JSON.parse`'s message (without its excerpt of the text) at the offending token: a trailing comma
+ * at the comma itself, a byte-order mark at 1:1 with its own message and hint. Never throws; nesting deeper than
+ * `MAX_JSON_SOURCE_DEPTH` is never given to the tree parser (its tokens are walked instead).
  */
 export function parseJsonSource(text: string): JsonSource {
   let value: unknown;
+  const deep = nestingExceeds(text, MAX_JSON_SOURCE_DEPTH);
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const scan = new Scanner(text);
-    const offset = scan.errorOffset();
-    return { ok: false, message: parserMessage(error), position: positionAt(text, offset) };
+    return syntaxFailure(text, error, deep);
   }
-  let positions: Map<string, number> | undefined;
+  let tree: TreePositions | null | undefined;
+  let tokens: Token[] | undefined;
   return {
     ok: true,
     value,
     positionOf(pointer: string): SourcePosition {
-      positions ??= new Scanner(text).positions();
-      let at = pointer;
-      for (;;) {
-        const offset = positions.get(at);
-        if (offset !== undefined) return positionAt(text, offset);
-        if (at === "") return { line: 1, column: 1 };
-        at = at.slice(0, at.lastIndexOf("/"));
+      if (tree === undefined) {
+        tree = null;
+        if (!deep) {
+          try {
+            tree = new TreePositions(parseJsonTree(text, { mode: "json" }).body);
+          } catch {
+            // A text JSON.parse accepted and the tree parser did not: no positions (every pointer at 1:1).
+          }
+        }
       }
+      if (tree !== null) return tree.positionOf(pointer);
+      if (!deep) return { line: 1, column: 1 };
+      if (tokens === undefined) {
+        try {
+          tokens = tokenize(text, { mode: "json" });
+        } catch {
+          tokens = [];
+        }
+      }
+      return tokenPosition(text, tokens, pointer);
     },
   };
-}
-
-class SyntaxStop extends Error {
-  constructor(readonly offset: number) {
-    super("json syntax");
-  }
-}
-
-/** A small strict JSON scanner: records where each value (or member key) starts, or where the syntax breaks. */
-class Scanner {
-  private i = 0;
-  private readonly map = new Map<string, number>();
-
-  constructor(private readonly text: string) {}
-
-  positions(): Map<string, number> {
-    try {
-      this.ws();
-      this.value("", this.i);
-    } catch {
-      // The text parsed with JSON.parse, so this only happens on scanner limits; keep what was recorded.
-    }
-    return this.map;
-  }
-
-  errorOffset(): number {
-    try {
-      this.ws();
-      this.value("", this.i);
-      this.ws();
-      if (this.i < this.text.length) return this.i;
-      return this.text.length;
-    } catch (error) {
-      return error instanceof SyntaxStop ? error.offset : this.i;
-    }
-  }
-
-  private ws(): void {
-    const t = this.text;
-    while (this.i < t.length) {
-      const c = t.charCodeAt(this.i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
-      else break;
-    }
-  }
-
-  private value(at: string, start: number): void {
-    if (!this.map.has(at)) this.map.set(at, start);
-    const c = this.text[this.i];
-    if (c === "{") this.object(at);
-    else if (c === "[") this.array(at);
-    else if (c === '"') this.string();
-    else if (c === "t") this.literal("true");
-    else if (c === "f") this.literal("false");
-    else if (c === "n") this.literal("null");
-    else this.number();
-  }
-
-  private object(at: string): void {
-    this.i++;
-    this.ws();
-    if (this.text[this.i] === "}") {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.ws();
-      if (this.text[this.i] !== '"') throw new SyntaxStop(this.i);
-      const keyStart = this.i;
-      const key = this.string();
-      this.ws();
-      if (this.text[this.i] !== ":") throw new SyntaxStop(this.i);
-      this.i++;
-      this.ws();
-      const child = `${at}/${escapePointerToken(key)}`;
-      // A repeated key: JSON.parse keeps the last value, so the last occurrence is where it points.
-      this.map.delete(child);
-      this.value(child, keyStart);
-      this.ws();
-      const next = this.text[this.i];
-      if (next === ",") {
-        this.i++;
-        continue;
-      }
-      if (next === "}") {
-        this.i++;
-        return;
-      }
-      throw new SyntaxStop(this.i);
-    }
-  }
-
-  private array(at: string): void {
-    this.i++;
-    this.ws();
-    if (this.text[this.i] === "]") {
-      this.i++;
-      return;
-    }
-    for (let index = 0; ; index++) {
-      this.ws();
-      this.value(`${at}/${index}`, this.i);
-      this.ws();
-      const next = this.text[this.i];
-      if (next === ",") {
-        this.i++;
-        continue;
-      }
-      if (next === "]") {
-        this.i++;
-        return;
-      }
-      throw new SyntaxStop(this.i);
-    }
-  }
-
-  private string(): string {
-    const t = this.text;
-    const start = this.i;
-    this.i++;
-    while (this.i < t.length) {
-      const c = t.charCodeAt(this.i);
-      if (c === 34) {
-        this.i++;
-        return JSON.parse(t.slice(start, this.i)) as string;
-      }
-      if (c < 0x20) throw new SyntaxStop(this.i);
-      if (c === 92) {
-        const e = t[this.i + 1];
-        if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(t.slice(this.i + 2, this.i + 6))) throw new SyntaxStop(this.i);
-          this.i += 6;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) this.i += 2;
-        else throw new SyntaxStop(this.i);
-      } else this.i++;
-    }
-    throw new SyntaxStop(this.i);
-  }
-
-  private literal(word: string): void {
-    for (let k = 0; k < word.length; k++) {
-      if (this.text[this.i] !== word[k]) throw new SyntaxStop(this.i);
-      this.i++;
-    }
-  }
-
-  private number(): void {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.i, this.i + 400));
-    if (!match || match[0].length === 0) throw new SyntaxStop(this.i);
-    this.i += match[0].length;
-  }
 }

@@ -17,6 +17,17 @@ export interface LocatedIssue {
   column: number;
   /** Guidance beside the contract text (one sentence), when the validating package gave one. */
   hint?: string;
+  /** The file the line and column are in, when it is not the report's own (a syntax error in a tool's entry). */
+  file?: string;
+}
+
+/** A name a validated file declares (a tool's `name` or `id`, a hook's `name`) and where, for cross-folder checks. */
+export interface DeclaredName {
+  what: "tool name" | "tool id" | "hook name";
+  value: string;
+  pointer: string;
+  line: number;
+  column: number;
 }
 
 /** The validation report of one file. */
@@ -26,6 +37,8 @@ export interface FileReport {
   ok: boolean;
   issues: LocatedIssue[];
   warnings: LocatedIssue[];
+  /** Names the file declares (not printed): what `raw validate` compares across the folders of one run. */
+  declared?: DeclaredName[];
 }
 
 /** The output formats of `raw validate` and `raw panel validate`. */
@@ -67,6 +80,7 @@ export function summaryLine(reports: readonly FileReport[]): string {
 
 /**
  * Text: per file a header (`<file>  ok` or `<file>  N errors`), then one `file:line:col  code  message` line per issue
+ * (the file is the issue's own `file` when it sits in another file of the folder)
  * (and an indented `    hint: ...` line under an issue with a hint)
  * (warnings as `file:line:col  code  warning: message`), a blank line between files with issues, and the summary.
  * File names, codes and messages are escaped (amendment A1): one issue is always one screen line.
@@ -82,15 +96,17 @@ export function formatText(reports: readonly FileReport[]): string {
     out.push(
       `${report.file}  ${report.ok ? "ok" : "failed"}${counts.length ? ` (${counts.join(", ")})` : ""}`,
     );
+    const at = (issue: LocatedIssue) =>
+      `${issue.file === undefined ? report.file : displayLine(issue.file)}:${issue.line}:${issue.column}`;
     for (const issue of report.issues) {
       out.push(
-        `${report.file}:${issue.line}:${issue.column}  ${displayLine(issue.code)}  ${displayLine(issue.message)}`,
+        `${at(issue)}  ${displayLine(issue.code)}  ${displayLine(issue.message)}`,
         ...hintLines(issue),
       );
     }
     for (const warning of report.warnings) {
       out.push(
-        `${report.file}:${warning.line}:${warning.column}  ${displayLine(warning.code)}  warning: ${displayLine(warning.message)}`,
+        `${at(warning)}  ${displayLine(warning.code)}  warning: ${displayLine(warning.message)}`,
         ...hintLines(warning),
       );
     }
@@ -103,7 +119,8 @@ export function formatText(reports: readonly FileReport[]): string {
 
 /**
  * JSON: `{ ok, summary: { passed, failed }, files: [{ file, kind, ok, issues: [...], warnings: [...] }] }` where each
- * issue is `{ code, message, pointer, line, column }` plus `hint` when there is one; two-space indentation and a final newline. Always one
+ * issue is `{ code, message, pointer, line, column }` plus `hint` when there is one and `file` when its line and
+ * column are in another file of the folder; two-space indentation and a final newline. Always one
  * well-formed document; controls, bidi and zero-width code points inside strings are `\uXXXX` escapes.
  */
 export function formatJson(reports: readonly FileReport[]): string {
@@ -156,7 +173,7 @@ export function formatGithub(reports: readonly FileReport[]): string {
   const out: string[] = [];
   const annotate = (level: string, file: string, issue: LocatedIssue) =>
     out.push(
-      `::${level} file=${escapeProperty(file)},line=${issue.line},col=${issue.column},title=${escapeProperty(issue.code)}::${escapeData(issue.message)}${annotationHint(issue)}`,
+      `::${level} file=${escapeProperty(issue.file ?? file)},line=${issue.line},col=${issue.column},title=${escapeProperty(issue.code)}::${escapeData(issue.message)}${annotationHint(issue)}`,
     );
   for (const report of reports) {
     for (const issue of report.issues) annotate("error", report.file, issue);

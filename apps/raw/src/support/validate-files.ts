@@ -2,58 +2,62 @@ import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
-import { BOM_HINT, displayPath, readJsonFile, readTextFile, startsWithBom } from "./files.js";
+import { displayPath, readJsonFile, readTextFile } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 import { bundledToolsRoot } from "./paths.js";
-import { type FileKind, type FileReport, type LocatedIssue, locate } from "./report.js";
+import { type DeclaredName, type FileKind, type FileReport, type LocatedIssue, locate } from "./report.js";
 
-type AnyIssue = { code: string; message: string; path?: string | undefined; hint?: string | undefined };
-
-/** Loader issues without a pointer that concern a manifest field: where their line and column point. */
-const TOOL_ANCHORS: Readonly<Record<string, string>> = {
-  entry_missing: "/entry",
-  entry_escape: "/entry",
-  entry_load_failed: "/entry",
-  entry_exited: "/entry",
-  entry_timeout: "/entry",
-  entry_wrote_stdout: "/entry",
-  handler_invalid: "/entry",
-  effects_descriptor_missing: "/entry",
-  effects_descriptor_ignored: "/entry",
-  tool_name_duplicate: "/name",
+type AnyIssue = {
+  code: string;
+  message: string;
+  path?: string | undefined;
+  hint?: string | undefined;
+  /** A place in another file of the folder (a syntax error in a tool's entry), relative to the folder. */
+  location?: { file: string; line: number; column: number } | undefined;
 };
 
-/** The JSON Pointer a message starts with (`/panels/0: unknown icon ...`), for issues that carry no `path`. */
-function messagePointer(message: string): string | undefined {
-  return /^(\/[^\s:]*):/.exec(message)?.[1];
-}
-
-/** Places issues in a JSON source: by their pointer (or an anchor), JSON syntax codes at the syntax error. */
+/**
+ * Places issues in a JSON source: by their pointer, JSON syntax codes at the syntax error (with the parser's hint
+ * when the issue has none), an issue with a `location` in that other file of the folder.
+ */
 class Placer {
-  private readonly source: JsonSource | undefined;
-  private readonly bom: boolean;
+  readonly source: JsonSource | undefined;
 
   constructor(
     text: string | undefined,
     private readonly syntaxCodes: ReadonlySet<string>,
-    private readonly anchors: Readonly<Record<string, string>> = {},
+    private readonly otherFile: (relative: string) => string = (relative) => relative,
   ) {
     this.source = text === undefined ? undefined : parseJsonSource(text);
-    this.bom = text !== undefined && startsWithBom(text);
   }
 
   place(issue: AnyIssue): LocatedIssue {
+    const location = issue.location;
+    if (location !== undefined) {
+      return { ...locate(issue, location), file: this.otherFile(location.file) };
+    }
     const source = this.source;
     if (source === undefined) return locate(issue, undefined);
     if (!source.ok) {
       if (!this.syntaxCodes.has(issue.code)) return locate(issue, undefined);
       return locate(
-        this.bom && issue.hint === undefined ? { ...issue, hint: BOM_HINT } : issue,
+        issue.hint === undefined && source.hint !== undefined ? { ...issue, hint: source.hint } : issue,
         source.position,
       );
     }
-    const at = issue.path ?? this.anchors[issue.code] ?? messagePointer(issue.message);
-    return locate(issue, at === undefined ? undefined : source.positionOf(at));
+    return locate(issue, issue.path === undefined ? undefined : source.positionOf(issue.path));
+  }
+
+  /** A top-level string field of the parsed file and where it is, for the cross-folder checks. */
+  declared(what: DeclaredName["what"], field: string): DeclaredName | undefined {
+    const source = this.source;
+    if (source === undefined || !source.ok) return undefined;
+    const value = source.value;
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, field)) return undefined;
+    const named = (value as Record<string, unknown>)[field];
+    if (typeof named !== "string") return undefined;
+    const { line, column } = source.positionOf(`/${field}`);
+    return { what, value: named, pointer: `/${field}`, line, column };
   }
 }
 
@@ -120,7 +124,8 @@ const PHASE_ONE_ONLY: EntryImporter = async (_url, tool) =>
 
 /**
  * Validates a tool folder with `validateToolFolder` (phase 1, then the entry's exports through `importEntry`) and
- * places the issues. The entry is never imported in this process.
+ * places the issues: every failing field of a panel declaration is reported (`allIssues`), and a syntax error in
+ * the entry is placed in the entry file itself. The entry is never imported in this process.
  */
 export async function validateTool(
   dir: string,
@@ -138,13 +143,24 @@ export async function validateTool(
   const result = await validateToolFolder(dir, {
     ...selection,
     importEntry: options.importEntry ?? PHASE_ONE_ONLY,
+    allIssues: true,
   });
-  const placer = new Placer(manifest.text, new Set(["manifest_json_invalid"]), TOOL_ANCHORS);
-  return report(
+  const placer = toolPlacer(manifest.text, dir, cwd);
+  const placed = report(
     file,
     "tool",
     result.issues.map((i) => placer.place(i)),
     result.warnings.map((w) => placer.place(w)),
+  );
+  placed.declared = [placer.declared("tool name", "name"), placer.declared("tool id", "id")].filter(
+    (name): name is DeclaredName => name !== undefined,
+  );
+  return placed;
+}
+
+function toolPlacer(text: string | undefined, dir: string, cwd: string): Placer {
+  return new Placer(text, new Set(["manifest_json_invalid"]), (relative) =>
+    displayPath(join(dir, relative), cwd),
   );
 }
 
@@ -160,7 +176,7 @@ export async function toolReport(
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
   const manifest = await manifestText(join(dir, "tool.json"), file);
-  const placer = new Placer(manifest.text, new Set(["manifest_json_invalid"]), TOOL_ANCHORS);
+  const placer = toolPlacer(manifest.text, dir, cwd);
   return report(
     file,
     "tool",
@@ -170,30 +186,86 @@ export async function toolReport(
 }
 
 /**
- * Validates a hook folder by loading it as a host would (`loadHookFolder`: manifest, assets, snapshot); `id` is the
- * selection id used in messages (default: the folder name).
+ * The report of a hook folder from the issues and warnings of `validateHookFolder`, placed in its `hook.json`:
+ * nothing is loaded again.
  */
-export async function validateHook(dir: string, cwd: string, id?: string): Promise<FileReport> {
+export async function hookReport(
+  dir: string,
+  cwd: string,
+  issues: readonly AnyIssue[],
+  warnings: readonly AnyIssue[] = [],
+): Promise<FileReport> {
   const file = displayPath(join(dir, "hook.json"), cwd);
   const manifest = await manifestText(join(dir, "hook.json"), file);
-  const { loadHookFolder } = await import("@raw/hook-protocol");
-  const { isContractError } = await import("@raw/schema");
-  let issues: AnyIssue[] = [];
-  try {
-    await loadHookFolder(dir, id === undefined ? {} : { id });
-  } catch (error) {
-    if (isContractError(error)) {
-      issues = error.issues.length > 0 ? error.issues : [{ code: error.code, message: error.message }];
-    } else {
-      issues = [{ code: "hook_load_failed", message: (error as Error)?.message ?? String(error) }];
-    }
-  }
   const placer = new Placer(manifest.text, new Set(["hook_manifest_json_invalid"]));
-  return report(
+  const placed = report(
     file,
     "hook",
     issues.map((i) => placer.place(i)),
+    warnings.map((w) => placer.place(w)),
   );
+  const name = placer.declared("hook name", "name");
+  placed.declared = name === undefined ? [] : [name];
+  return placed;
+}
+
+/**
+ * Validates a hook folder once, as a host would load it (`validateHookFolder`: manifest, assets, snapshot), with the
+ * `hook_command_not_found` warning for a bare command on no folder of `PATH`; `id` is the selection id used in
+ * messages (default: the folder name).
+ */
+export async function validateHook(dir: string, cwd: string, id?: string): Promise<FileReport> {
+  const { validateHookFolder } = await import("@raw/hook-protocol");
+  const result = await validateHookFolder(dir, id === undefined ? {} : { id });
+  return hookReport(dir, cwd, result.issues, result.warnings);
+}
+
+/** How each kind of declared name is reported when two files of one run declare the same one. */
+const DUPLICATES: Readonly<
+  Record<DeclaredName["what"], { code: string; message: (value: string) => string }>
+> = {
+  "tool name": { code: "tool_name_duplicate", message: (value) => `duplicate tool name: ${value}` },
+  "tool id": { code: "tool_id_duplicate", message: (value) => `duplicate tool id: ${value}` },
+  "hook name": { code: "hook_selection_duplicate", message: (value) => `duplicate selected hook: ${value}` },
+};
+
+/**
+ * The cross-folder checks of one `raw validate` run: a model-facing tool name, a tool id or a hook name declared by
+ * two different files is an error in each of them, at its own place, with a hint naming the other place
+ * (`file:line:col`). Tools that load together must differ in all three. Mutates and returns `reports`.
+ */
+export function checkAcrossFolders(reports: FileReport[]): FileReport[] {
+  const seen = new Map<string, Array<{ report: FileReport; name: DeclaredName }>>();
+  for (const report of reports) {
+    for (const name of report.declared ?? []) {
+      const key = `${name.what}\u0000${name.value}`;
+      const list = seen.get(key) ?? [];
+      if (!list.some((entry) => entry.report.file === report.file)) list.push({ report, name });
+      seen.set(key, list);
+    }
+  }
+  for (const list of seen.values()) {
+    if (list.length < 2) continue;
+    for (const { report, name } of list) {
+      const others = list
+        .filter((entry) => entry.report !== report)
+        .map((entry) => `${entry.report.file}:${entry.name.line}:${entry.name.column}`);
+      const { code, message } = DUPLICATES[name.what];
+      report.issues.push({
+        ...locate(
+          {
+            code,
+            message: message(name.value),
+            path: name.pointer,
+            hint: `${name.what} "${name.value}" is also declared at ${others.join(", ")}: the folders of one run load together, so each must be unique`,
+          },
+          name,
+        ),
+      });
+      report.ok = false;
+    }
+  }
+  return reports;
 }
 
 /** What a JSON file holds according to its name (`*rules*`, `*cases*`, `*panel*`), if its name tells. */

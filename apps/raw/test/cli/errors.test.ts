@@ -100,7 +100,7 @@ describe("usage errors exit 2", () => {
     const run = noStack(await cli(["call", "todo", "--args", '{"mode":\n  nope}']));
     expect(run.status).toBe(2);
     expect(lines(run.stderr)[0]).toBe(
-      "raw: usage: --args is not valid JSON (line 2, column 4): Unexpected token 'o'",
+      "raw: usage: --args is not valid JSON (line 2, column 3): Unexpected token 'o'",
     );
   });
 

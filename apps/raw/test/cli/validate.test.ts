@@ -79,13 +79,13 @@ const BROKEN: ReadonlyArray<{ input: string; file: string; kind: string; issues:
     input: "tools/missing-entry",
     file: "tools/missing-entry/tool.json",
     kind: "tool",
-    issues: [["entry_missing", null, 8, 3, "selected tool files are missing: missing-entry"]],
+    issues: [["entry_missing", "/entry", 8, 3, "selected tool files are missing: missing-entry"]],
   },
   {
     input: "tools/no-handler/tool.json",
     file: "tools/no-handler/tool.json",
     kind: "tool",
-    issues: [["handler_invalid", null, 8, 3, "invalid selected tool handler or validator: no-handler"]],
+    issues: [["handler_invalid", "/entry", 8, 3, "invalid selected tool handler or validator: no-handler"]],
   },
   {
     input: "tools/remote-ref/",
@@ -124,7 +124,7 @@ const BROKEN: ReadonlyArray<{ input: string; file: string; kind: string; issues:
     input: "hooks/bad-json",
     file: "hooks/bad-json/hook.json",
     kind: "hook",
-    issues: [["hook_manifest_json_invalid", null, 4, 3, "invalid hook manifest JSON: bad-json"]],
+    issues: [["hook_manifest_json_invalid", "", 4, 3, "invalid hook manifest JSON: bad-json"]],
   },
   {
     input: "other/bad-rules.json",
@@ -277,9 +277,9 @@ describe("raw validate on the broken corpus", () => {
       {
         code: "panel_icon_unknown",
         message: '/panels/0: unknown icon "rocket" falls back to "panel"',
-        pointer: null,
+        pointer: "/panels/0/icon",
         line: 9,
-        column: 14,
+        column: 47,
       },
     ]);
     expect(body.files[1].warnings).toEqual([
@@ -325,7 +325,7 @@ describe("raw validate and symbolic links that escape (made at test time)", () =
       {
         code: "file_escape",
         message: "selected tool file escapes its folder: secret.txt",
-        pointer: null,
+        pointer: "",
         line: 1,
         column: 1,
       },
@@ -354,7 +354,7 @@ describe("raw validate and symbolic links that escape (made at test time)", () =
     const run = raw(["validate", "echo-hook/", "--format", "github"], { cwd: root });
     expect(run.status).toBe(1);
     expect(lines(run.stdout)).toEqual([
-      "::error file=echo-hook/hook.json,line=1,col=1,title=hook_asset_escape::hook asset escapes or is not a file: echo-hook",
+      "::error file=echo-hook/hook.json,line=6,col=12,title=hook_asset_escape::hook asset escapes or is not a file: echo-hook%0Ahint: ./index.mjs must be a regular file inside the hook folder",
       "0 passed, 1 failed",
     ]);
   });

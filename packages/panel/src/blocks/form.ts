@@ -45,7 +45,8 @@ function checkOptions(value: unknown, pointer: string): readonly object[] {
   return Object.freeze(out);
 }
 
-function checkField(value: unknown, p: string): { id: string; field: object } {
+/** Validates one form field (`panels.md` §11.1) at `p`; returns its id and frozen copy, or fails with a `PanelFailure`. */
+export function checkField(value: unknown, p: string): { id: string; field: object } {
   const { fields: field, keys } = readObject(value, p);
   const id = checkPattern(field.id, `${p}/id`, ITEM_ID_PATTERN, ITEM_ID_REASON);
   checkText(field.label, `${p}/label`, MAX_LABEL_CHARS, true);
