@@ -39,8 +39,19 @@ export const PANEL_ICON_UNKNOWN = "panel_icon_unknown";
 /** The manifest code for a `panels` value that is not an array of at most 4, or a duplicate panel id (`tool-api.md` §2.3). */
 export const MANIFEST_INVALID_PANELS = "manifest_invalid_panels";
 
-/** A non-fatal finding returned next to a successful result; `path` is the JSON Pointer it concerns. */
-export type PanelWarning = { code: string; message: string; path: string };
+/**
+ * A non-fatal finding returned next to a successful result; `path` is the JSON Pointer it concerns. `panels.md` §2.2
+ * fixes the warning object as `{ code, message }`, so `path` is a non-enumerable property: readable by tools that
+ * place the warning, invisible to equality checks, spreads and JSON.
+ */
+export type PanelWarning = { code: string; message: string; readonly path: string };
+
+/** The unknown-icon warning: the contract's `{ code, message }` with the icon's pointer as a non-enumerable `path`. */
+function iconWarning(message: string, path: string): PanelWarning {
+  const warning = { code: PANEL_ICON_UNKNOWN, message } as { code: string; message: string };
+  Object.defineProperty(warning, "path", { value: path, enumerable: false });
+  return warning as PanelWarning;
+}
 
 /**
  * Where a declaration sits, for pointers: `pointer` is its JSON Pointer (for example `/panels/0`), `""` by default.
@@ -225,11 +236,9 @@ function checkDeclaration(
     if (typeof fields.icon === "string") {
       if (ICONS.has(fields.icon)) icon = fields.icon as PanelIcon;
       else {
-        warnings.push({
-          code: PANEL_ICON_UNKNOWN,
-          message: `${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`,
-          path: `${p}/icon`,
-        });
+        warnings.push(
+          iconWarning(`${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`, `${p}/icon`),
+        );
       }
     }
   }

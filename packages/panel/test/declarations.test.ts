@@ -77,13 +77,15 @@ describe("parsePanelDeclaration", () => {
   it("warns about an unknown icon and falls back to panel", () => {
     const result = parsePanelDeclaration({ ...base, icon: "rocket" }, { pointer: "/panels/2" });
     expect(result).toMatchObject({ ok: true, declaration: { icon: "panel" } });
-    expect(result.ok && result.warnings).toEqual([
-      {
-        code: "panel_icon_unknown",
-        message: '/panels/2: unknown icon "rocket" falls back to "panel"',
-        path: "/panels/2/icon",
-      },
+    // The contract's warning object is exactly { code, message } (panels.md §2.2)...
+    expect(result.ok && result.warnings).toStrictEqual([
+      { code: "panel_icon_unknown", message: '/panels/2: unknown icon "rocket" falls back to "panel"' },
     ]);
+    expect(result.ok && JSON.parse(JSON.stringify(result.warnings))).toStrictEqual([
+      { code: "panel_icon_unknown", message: '/panels/2: unknown icon "rocket" falls back to "panel"' },
+    ]);
+    // ...and the icon's pointer rides along, non-enumerable, for tools that place the warning.
+    expect(result.ok && result.warnings[0]?.path).toBe("/panels/2/icon");
     const root = parsePanelDeclaration({ ...base, icon: "rocket" });
     expect(root.ok && root.warnings[0]?.message).toBe('/: unknown icon "rocket" falls back to "panel"');
     expect(root.ok && root.warnings[0]?.path).toBe("/icon");
@@ -350,13 +352,10 @@ describe("parsePanelDeclarations", () => {
       ok: true,
       declarations: [{ id: "todo" }, { id: "other", icon: "panel" }],
     });
-    expect(result.ok && result.warnings).toEqual([
-      {
-        code: "panel_icon_unknown",
-        message: '/panels/1: unknown icon "nope" falls back to "panel"',
-        path: "/panels/1/icon",
-      },
+    expect(result.ok && result.warnings).toStrictEqual([
+      { code: "panel_icon_unknown", message: '/panels/1: unknown icon "nope" falls back to "panel"' },
     ]);
+    expect(result.ok && result.warnings[0]?.path).toBe("/panels/1/icon");
   });
 
   it("allIssues reports every failing field of every declaration in one run, in check order", () => {

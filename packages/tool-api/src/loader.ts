@@ -255,8 +255,7 @@ async function phaseOne(
     const result = parseToolManifest(parsed, { expectedId: selection.folderName, allIssues });
     if (result.ok) {
       manifest = result.manifest;
-      for (const warning of result.warnings)
-        warnings.push({ ...warning, path: warning.path ?? "", tool: id });
+      for (const warning of result.warnings) warnings.push(toolWarning(warning, id));
     } else {
       for (const item of result.issues) issues.push({ ...item, path: item.path ?? "", tool: id });
     }
@@ -632,4 +631,15 @@ export async function validateToolFolder(
     );
     return { ok: false, issues: [issue], warnings: [] };
   }
+}
+
+/**
+ * A manifest warning with its tool's selection id. The warning keeps the contract's `{ code, message }` shape
+ * (`panels.md` §2.2) plus `tool`; its pointer stays the non-enumerable `path` it came with.
+ */
+function toolWarning(warning: Issue, tool: string): ToolIssue {
+  const copy = { ...warning, tool } as ToolIssue;
+  if (!Object.hasOwn(copy, "path"))
+    Object.defineProperty(copy, "path", { value: warning.path ?? "", enumerable: false });
+  return copy;
 }

@@ -29,6 +29,7 @@ export function checkManifestPanels(
   return {
     ok: true,
     declarations: result.declarations,
-    warnings: result.warnings.map((warning) => ({ ...warning })),
+    // Passed through as they are: each keeps its non-enumerable `path` (panels.md §2.2 fixes `{ code, message }`).
+    warnings: [...result.warnings],
   };
 }

@@ -511,14 +511,15 @@ describe("loadToolFolders: all-or-nothing (tool-api.md §5.2–5.3)", () => {
     const dir = tool("icons", {
       manifest: manifest("icons", { panels: [{ id: "p", title: "P", icon: "rocket" }] }),
     });
-    expect((await validate(dir, "agent/icons")).warnings).toEqual([
+    const { warnings } = await validate(dir, "agent/icons");
+    expect(warnings).toStrictEqual([
       {
         code: "panel_icon_unknown",
         message: '/panels/0: unknown icon "rocket" falls back to "panel"',
-        path: "/panels/0/icon",
         tool: "agent/icons",
       },
     ]);
+    expect(warnings[0]?.path).toBe("/panels/0/icon");
   });
 
   it("imports through importEntry when given: its stand-in is checked, a ContractError becomes an issue", async () => {

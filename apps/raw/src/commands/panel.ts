@@ -8,7 +8,7 @@ import {
 import { parseCommand, stringOption } from "../support/args.js";
 import { displayPath, readJsonFile } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
-import { formatReports, formatText, locate, type ReportFormat } from "../support/report.js";
+import { formatReports, formatText, locate, placeIssue, type ReportFormat } from "../support/report.js";
 import { validateJsonFile } from "../support/validate-files.js";
 
 /** `raw panel render <file...> [--title t] [--select id]` and `raw panel validate <file> [--format text|json|github]`. */
@@ -32,9 +32,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (!read.ok || checked === undefined || !checked.ok) {
       const issues = !read.ok
         ? [locate({ code: read.code, message: read.detail }, read.position)]
-        : (checked && !checked.ok ? checked.issues : []).map((issue) =>
-            locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path)),
-          );
+        : (checked && !checked.ok ? checked.issues : []).map((issue) => placeIssue(issue, read.source));
       io.stderr.write(formatText([{ file, kind: "panel-document", ok: false, issues, warnings: [] }]));
       return EXIT_FAILURE;
     }

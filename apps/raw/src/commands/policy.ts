@@ -7,7 +7,7 @@ import { displayPath, readJsonFile } from "../support/files.js";
 import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { compactJson, displayLine } from "../support/present.js";
-import { type FileReport, formatText, locate } from "../support/report.js";
+import { type FileReport, formatText, locate, placeIssue } from "../support/report.js";
 import { validateCasesValue } from "../support/validate-files.js";
 
 /** The deciding rule of an explanation as written in the rules file, with its location. */
@@ -85,9 +85,7 @@ async function testCommand(args: ParsedCommand, io: CliIo): Promise<number> {
   } else {
     const issues = await validateCasesValue(read.value);
     if (issues.length > 0) {
-      const located = issues.map((issue) =>
-        locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path)),
-      );
+      const located = issues.map((issue) => placeIssue(issue, read.source));
       reports.push({ file: casesFile, kind: "cases", ok: false, issues: located, warnings: [] });
     }
   }

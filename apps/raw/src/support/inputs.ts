@@ -4,7 +4,7 @@ import { parseRules, type ToolRule } from "@raw/tool-api";
 import { hookFolder, realFolder } from "./bundled.js";
 import { displayPath, readJsonFile } from "./files.js";
 import type { SourcePosition } from "./json-source.js";
-import { type FileReport, locate } from "./report.js";
+import { type FileReport, locate, placeIssue } from "./report.js";
 import { hookReport } from "./validate-files.js";
 
 /** A parsed rules file: the rules, the raw JSON (to show a rule as written) and where each rule starts. */
@@ -29,9 +29,7 @@ export async function loadRulesFile(
   }
   const parsed = parseRules(read.value);
   if (!parsed.ok) {
-    const issues = parsed.issues.map((issue) =>
-      locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path)),
-    );
+    const issues = parsed.issues.map((issue) => placeIssue(issue, read.source));
     return { ok: false, report: { file, kind: "rules", ok: false, issues, warnings: [] } };
   }
   return {

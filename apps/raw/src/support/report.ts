@@ -19,7 +19,18 @@ export interface LocatedIssue {
   hint?: string;
   /** The file the line and column are in, when it is not the report's own (a syntax error in a tool's entry). */
   file?: string;
+  /** For a schema issue: the pointer of the offending keyword inside the schema (where line and column point). */
+  keywordPointer?: string;
 }
+
+/** An issue as the packages report it: the contract's fields plus the optional guidance and keyword pointer. */
+export type ReportedIssue = {
+  code: string;
+  message: string;
+  path?: string | undefined;
+  hint?: string | undefined;
+  keywordPath?: string | undefined;
+};
 
 /** A name a validated file declares (a tool's `name` or `id`, a hook's `name`) and where, for cross-folder checks. */
 export interface DeclaredName {
@@ -48,10 +59,7 @@ export type ReportFormat = "text" | "json" | "github";
 export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
 
 /** A located issue from an issue and the position of its pointer. */
-export function locate(
-  issue: { code: string; message: string; path?: string | undefined; hint?: string | undefined },
-  position: SourcePosition | undefined,
-): LocatedIssue {
+export function locate(issue: ReportedIssue, position: SourcePosition | undefined): LocatedIssue {
   const located: LocatedIssue = {
     code: issue.code,
     message: issue.message,
@@ -60,7 +68,17 @@ export function locate(
     column: position?.column ?? 1,
   };
   if (typeof issue.hint === "string" && issue.hint !== "") located.hint = issue.hint;
+  if (typeof issue.keywordPath === "string") located.keywordPointer = issue.keywordPath;
   return located;
+}
+
+/** Places an issue in a parsed source: at its schema keyword when it names one, else at its pointer. */
+export function placeIssue(
+  issue: ReportedIssue,
+  source: { positionOf(pointer: string): SourcePosition },
+): LocatedIssue {
+  const at = issue.keywordPath ?? issue.path;
+  return locate(issue, at === undefined ? undefined : source.positionOf(at));
 }
 
 /** The text format's second line of an issue with a hint: `    hint: ...` (escaped, one screen line). */

@@ -5,7 +5,14 @@ import { POLICY_CASES_SCHEMA } from "./cases.js";
 import { displayPath, readJsonFile, readTextFile } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 import { bundledToolsRoot } from "./paths.js";
-import { type DeclaredName, type FileKind, type FileReport, type LocatedIssue, locate } from "./report.js";
+import {
+  type DeclaredName,
+  type FileKind,
+  type FileReport,
+  type LocatedIssue,
+  locate,
+  placeIssue,
+} from "./report.js";
 
 type AnyIssue = {
   code: string;
@@ -45,7 +52,7 @@ class Placer {
         source.position,
       );
     }
-    return locate(issue, issue.path === undefined ? undefined : source.positionOf(issue.path));
+    return placeIssue(issue, source);
   }
 
   /** A top-level string field of the parsed file and where it is, for the cross-folder checks. */
@@ -346,8 +353,7 @@ export async function validateJsonFile(path: string, cwd: string, forced?: FileK
     );
   const kind = forced ?? kindOf(path, read.value);
   const { issues, warnings } = await validateDocument(kind, read.value);
-  const place = (issue: AnyIssue) =>
-    locate(issue, issue.path === undefined ? undefined : read.source.positionOf(issue.path));
+  const place = (issue: AnyIssue) => placeIssue(issue, read.source);
   return report(file, kind, issues.map(place), warnings.map(place));
 }
 

@@ -52,15 +52,22 @@ const CASES: Case[] = [
         hint: null,
       },
       {
-        // The schema keyword typo `requried`. Positioned at the schema today; @raw/schema's keyword diagnostics
-        // (another branch) move it to the keyword itself (13:5) and add the union type `["boolean", "string"]` of
-        // /input_schema/properties/exact/type — see the README of this corpus.
+        // The union type `["boolean", "string"]` of /input_schema/properties/exact/type, at its keyword.
         file: "ten-mistakes/tool.json",
         code: "schema_unsupported",
-        line: 7,
-        column: 3,
-        message: /requried/,
-        hint: null,
+        line: 11,
+        column: 18,
+        message: /union type keyword at "#\/properties\/exact"/,
+        hint: 'write "anyOf": [{ "type": "boolean" }, { "type": "string" }] instead; a "type" list is accepted only as one type paired with "null", such as ["string", "null"]',
+      },
+      {
+        // The schema keyword typo `requried`, at the keyword itself.
+        file: "ten-mistakes/tool.json",
+        code: "schema_unsupported",
+        line: 13,
+        column: 5,
+        message: /unknown keyword: "requried"/,
+        hint: 'did you mean "required"?',
       },
       {
         file: "ten-mistakes/tool.json",

@@ -87,7 +87,7 @@ describe("real MCP tool schemas (tools/list of the installed official servers)",
         properties.raw_format = { type: "string", format: "path" };
         schema.properties = properties;
         const issues = strictIssues(schema, `arguments of ${tool.name}`);
-        expect(issues.map((i) => i.path)).toEqual([
+        expect(issues.map((i) => i.keywordPath)).toEqual([
           "/properties/raw_union/type",
           "/properties/raw_format/format",
         ]);
@@ -126,7 +126,7 @@ describe("real MCP tool schemas (tools/list of the installed official servers)",
     const unionLine = fileLines.findIndex((l) => /"type": \[$/.test(l)) + 1;
     expect(formatLine).toBeGreaterThan(0);
     expect(unionLine).toBeGreaterThan(0);
-    expect(issues.map((i) => [i.pointer, i.line])).toEqual(
+    expect(issues.map((i) => [i.keywordPointer, i.line])).toEqual(
       [
         ["/input_schema/properties/path/format", formatLine],
         ["/input_schema/properties/dryRun/type", unionLine],
