@@ -237,7 +237,10 @@ function checkDeclaration(
       if (ICONS.has(fields.icon)) icon = fields.icon as PanelIcon;
       else {
         warnings.push(
-          iconWarning(`${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`, `${p}/icon`),
+          iconWarning(
+            `${displayPointer(p)}: unknown icon "${fields.icon}" falls back to "panel"`,
+            `${p}/icon`,
+          ),
         );
       }
     }
