@@ -123,7 +123,8 @@ class Re2jsRegex implements CompiledRegex {
  * on the literals every match must contain (taken from re2js's own prefilter); with a re2js whose internals differ,
  * the compiled `RE2JS` object is returned as is.
  */
-export const re2jsEngine: RegexEngine = Object.freeze({
+// Marked pure: a bundle that never compiles a pattern (the CLI's `raw validate` of a tool folder) drops re2js.
+export const re2jsEngine: RegexEngine = /* @__PURE__ */ Object.freeze({
   compile(pattern: string): CompiledRegex {
     const compiled = RE2JS.compile(pattern);
     let machine: unknown;
