@@ -80,10 +80,26 @@ const NO_NEWLINE = "*** No newline at end of file";
 function tooLargeOrBinary(text: string): boolean {
   if (text.length > MAX_PATCH_BYTES) return true;
   if (text.length * 3 > MAX_PATCH_BYTES) {
-    const { read } = new TextEncoder().encodeInto(text, new Uint8Array(MAX_PATCH_BYTES));
+    const { read } = encoder.encodeInto(text, sizingBuffer());
     if (read !== text.length) return true;
   }
   return text.includes("\0");
+}
+
+const encoder = new TextEncoder();
+let sizing: WeakRef<Uint8Array> | undefined;
+
+/**
+ * The `MAX_PATCH_BYTES` buffer the size check encodes into: reused while it is alive (parsing many large patches
+ * allocates it once), held only weakly so that it never stays in memory for its own sake.
+ */
+function sizingBuffer(): Uint8Array {
+  let buffer = sizing?.deref();
+  if (buffer === undefined) {
+    buffer = new Uint8Array(MAX_PATCH_BYTES);
+    sizing = new WeakRef(buffer);
+  }
+  return buffer;
 }
 
 /** The end of the line starting at `start` whose LF (or the text's end) is at `stop`, one trailing CR removed. */
