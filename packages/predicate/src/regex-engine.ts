@@ -90,6 +90,45 @@ function isRe2jsMachine(value: unknown): value is Re2jsMachine {
   return typeof value === "object" && value !== null && typeof (value as Re2jsMachine).match === "function";
 }
 
+/** The RE2 object and literal set of `pattern` as this module reads them from re2js, or `undefined`. */
+function internals(
+  pattern: string,
+): { machine: Re2jsMachine; literals: readonly string[] | undefined } | undefined {
+  try {
+    const machine = (RE2JS.compile(pattern) as unknown as { re2(): unknown }).re2();
+    if (!isRe2jsMachine(machine)) return undefined;
+    return { machine, literals: literalsOf(machine.prefilter) };
+  } catch {
+    return undefined;
+  }
+}
+
+const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((s, i) => s === b[i]));
+
+let trusted: boolean | undefined;
+
+/**
+ * True when the installed re2js behaves as this module expects: its internal search is an unanchored search and its
+ * prefilter tree reads as literal, AND and OR nodes. Checked once on known patterns; a re2js whose internals
+ * differ gets no gate and no direct search (its `RE2JS` objects are used as they are), never a wrong answer.
+ */
+function internalsTrusted(): boolean {
+  if (trusted !== undefined) return trusted;
+  const cases: ReadonlyArray<[string, readonly string[] | undefined, string, boolean]> = [
+    ["(?:ab|cd)ef", ["ef"], "xxcdefyy", true],
+    ["(?:gh|ij)", ["gh", "ij"], "--ij--", true],
+    ["klm.*n", ["klm"], "n klm", false],
+    ["(?i)x", undefined, "X", true],
+    ["^op", ["op"], "xop", false],
+  ];
+  trusted = cases.every(([pattern, literals, text, match]) => {
+    const found = internals(pattern);
+    return found !== undefined && same(found.literals, literals) && found.machine.match(text) === match;
+  });
+  return trusted;
+}
+
 /**
  * A re2js pattern: `test` runs re2js's string search directly (the same search `RE2JS.test` runs, without its
  * byte-array checks), after a gate on the pattern's required literals: a string that holds none of them cannot
@@ -127,6 +166,7 @@ class Re2jsRegex implements CompiledRegex {
 export const re2jsEngine: RegexEngine = /* @__PURE__ */ Object.freeze({
   compile(pattern: string): CompiledRegex {
     const compiled = RE2JS.compile(pattern);
+    if (!internalsTrusted()) return compiled;
     let machine: unknown;
     try {
       machine = (compiled as unknown as { re2(): unknown }).re2();
