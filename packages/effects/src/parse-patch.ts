@@ -1,4 +1,3 @@
-import { utf8Bytes } from "@raw/schema";
 import { MAX_PATCH_BYTES, MAX_PATCH_TARGETS } from "./limits.js";
 import { normalizePath } from "./normalize-path.js";
 import { type PatchCode, PatchError } from "./patch-error.js";
@@ -74,19 +73,34 @@ const MOVE_TO = "*** Move to: ";
 const END_OF_FILE = "*** End of File";
 const NO_NEWLINE = "*** No newline at end of file";
 
-const NON_ASCII = /[^\u0000-\u007f]/;
-
 /**
  * §7.1: more than `MAX_PATCH_BYTES` UTF-8 bytes, or a NUL. A UTF-8 encoding is never shorter than the UTF-16
- * length and at most three times it; in between, only the part from the first non-ASCII character is counted.
+ * length and at most three times it; in between, the text is encoded into a buffer of exactly `MAX_PATCH_BYTES`
+ * bytes, which holds the whole text only when its encoding fits (a lone surrogate counts three bytes, as U+FFFD).
  */
 function tooLargeOrBinary(text: string): boolean {
   if (text.length > MAX_PATCH_BYTES) return true;
   if (text.length * 3 > MAX_PATCH_BYTES) {
-    const first = text.search(NON_ASCII);
-    if (first >= 0 && first + utf8Bytes(text.slice(first)) > MAX_PATCH_BYTES) return true;
+    const { read } = encoder.encodeInto(text, sizingBuffer());
+    if (read !== text.length) return true;
   }
   return text.includes("\0");
+}
+
+const encoder = new TextEncoder();
+let sizing: WeakRef<Uint8Array> | undefined;
+
+/**
+ * The `MAX_PATCH_BYTES` buffer the size check encodes into: reused while it is alive (parsing many large patches
+ * allocates it once), held only weakly so that it never stays in memory for its own sake.
+ */
+function sizingBuffer(): Uint8Array {
+  let buffer = sizing?.deref();
+  if (buffer === undefined) {
+    buffer = new Uint8Array(MAX_PATCH_BYTES);
+    sizing = new WeakRef(buffer);
+  }
+  return buffer;
 }
 
 /** The end of the line starting at `start` whose LF (or the text's end) is at `stop`, one trailing CR removed. */
@@ -168,7 +182,10 @@ interface ScannedSection {
   readonly kind: PatchChangeKind;
   readonly rawPath: string;
   rawDestination: string | undefined;
-  /** Update: per hunk, the position of its first line, the position after its last line, and 1 when anchored. */
+  /**
+   * Update: per hunk, the position of its first line, the position after its last line, 1 when anchored (else 0),
+   * and its number of lines.
+   */
   hunks: readonly number[];
   /** Add: the position of the first `+` line and the position after the last (equal when none). */
   addedStart: number;
@@ -337,13 +354,9 @@ export function parsePatch(text: unknown, options?: ParsePatchOptions): ParsedPa
             added: [],
             noNewline: section.noNewline,
           };
-    if (kind === "update") {
-      const ranges = section.hunks;
-      defineLazy(change, "hunks", () => buildHunks(text, ranges));
-    } else if (section.addedEnd > section.addedStart) {
-      const { addedStart, addedEnd } = section;
-      defineLazy(change, "added", () => buildAdded(text, addedStart, addedEnd));
-    }
+    if (kind === "update") lazyHunks(change, text, section.hunks);
+    else if (section.addedEnd > section.addedStart)
+      lazyAdded(change, text, section.addedStart, section.addedEnd);
     changes.push(change);
   }
   if (scanned.failure !== undefined) {
@@ -376,71 +389,108 @@ function buildAdded(text: string, pos: number, end: number): string[] {
 
 /**
  * Walks the hunks of an Update section from `pos` (effects.md §7.4 steps 2–6), recording each hunk's first line,
- * the position after its last line and whether it is anchored into `out`, and returns the position after them,
- * throwing the grammar's codes.
+ * the position after its last line, whether it is anchored and its number of lines into `out`, and returns the
+ * position after them, throwing the grammar's codes.
  */
 function scanHunks(text: string, pos: number, bodyEnd: number, out: number[]): number {
   while (pos < bodyEnd && isHunkStart(text, pos)) {
     pos = text.indexOf("\n", pos) + 1;
     const first = pos;
+    let count = 0;
     while (pos < bodyEnd) {
       const c = text.charCodeAt(pos);
       if (c !== SPACE && c !== PLUS && c !== MINUS) break;
       pos = text.indexOf("\n", pos) + 1;
+      count++;
     }
-    if (pos === first) throw new PatchError("patch_empty_hunk");
+    if (count === 0) throw new PatchError("patch_empty_hunk");
     const last = pos;
     if (pos < bodyEnd && lineIs(text, pos, END_OF_FILE)) {
       pos = text.indexOf("\n", pos) + 1;
       if (pos < bodyEnd && isHunkStart(text, pos)) throw new PatchError("patch_hunk_after_eof");
-      out.push(first, last, 1);
+      out.push(first, last, 1, count);
       break;
     }
-    out.push(first, last, 0);
+    out.push(first, last, 0, count);
   }
   if (out.length === 0) throw new PatchError("patch_missing_hunk", pos);
   return pos;
 }
 
-/** The hunks recorded by the scan as `[first, end, eof]` triples, with their lines. */
+/**
+ * The hunks recorded by the scan as `[first, end, eof, count]` quadruples, with their lines. Every array is
+ * allocated at its final length: a patch at the size limit holds tens of thousands of lines.
+ */
 function buildHunks(text: string, ranges: readonly number[]): PatchHunk[] {
-  const out: PatchHunk[] = [];
-  for (let h = 0; h < ranges.length; h += 3) {
+  const out: PatchHunk[] = new Array(ranges.length >> 2);
+  for (let h = 0, k = 0; h < ranges.length; h += 4, k++) {
     let pos = ranges[h] as number;
-    const end = ranges[h + 1] as number;
-    const lines: PatchLine[] = [];
-    while (pos < end) {
+    const lines: PatchLine[] = new Array(ranges[h + 3] as number);
+    for (let j = 0; j < lines.length; j++) {
       const c = text.charCodeAt(pos);
       const nl = text.indexOf("\n", pos);
-      lines.push({
+      lines[j] = {
         kind: c === SPACE ? " " : c === PLUS ? "+" : "-",
         text: text.slice(pos + 1, lineEnd(text, pos, nl)),
-      });
+      };
       pos = nl + 1;
     }
-    out.push({ lines, eof: ranges[h + 2] === 1 });
+    out[k] = { lines, eof: ranges[h + 2] === 1 };
   }
   return out;
 }
 
-/** Turns `key` into an own, enumerable accessor that builds its value on the first read and caches it. */
-function defineLazy<K extends "hunks" | "added">(
-  change: PatchChange,
-  key: K,
-  build: () => PatchChange[K],
-): void {
-  let value: PatchChange[K] | undefined;
-  Object.defineProperty(change, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      value ??= build();
-      return value;
-    },
-    set: (next: PatchChange[K]) => {
-      value = next;
-    },
-  });
+/** Where a lazy `hunks` or `added` property finds its text and ranges, and its value once built. */
+interface LazyState {
+  readonly text: string;
+  readonly ranges: readonly number[];
+  value: PatchHunk[] | string[] | undefined;
+}
+
+const LAZY_HUNKS = Symbol("raw.patch.hunks");
+const LAZY_ADDED = Symbol("raw.patch.added");
+
+type LazyHolder = PatchChange & { [LAZY_HUNKS]?: LazyState; [LAZY_ADDED]?: LazyState };
+
+// One getter and one setter per property for every change, so that what an inline cache remembers of a call site
+// is a module function, never a closure holding an earlier patch's text and lines.
+const HUNKS_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyHolder): PatchHunk[] {
+    const state = this[LAZY_HUNKS] as LazyState;
+    if (state.value === undefined) state.value = buildHunks(state.text, state.ranges);
+    return state.value as PatchHunk[];
+  },
+  set(this: LazyHolder, next: PatchHunk[]) {
+    (this[LAZY_HUNKS] as LazyState).value = next;
+  },
+};
+
+const ADDED_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyHolder): string[] {
+    const state = this[LAZY_ADDED] as LazyState;
+    if (state.value === undefined)
+      state.value = buildAdded(state.text, state.ranges[0] as number, state.ranges[1] as number);
+    return state.value as string[];
+  },
+  set(this: LazyHolder, next: string[]) {
+    (this[LAZY_ADDED] as LazyState).value = next;
+  },
+};
+
+/** Turns `hunks` into an own, enumerable accessor that builds the hunks on the first read and caches them. */
+function lazyHunks(change: PatchChange, text: string, ranges: readonly number[]): void {
+  Object.defineProperty(change, LAZY_HUNKS, { value: { text, ranges, value: undefined } });
+  Object.defineProperty(change, "hunks", HUNKS_PROPERTY);
+}
+
+/** Turns `added` into an own, enumerable accessor that builds the added lines on the first read and caches them. */
+function lazyAdded(change: PatchChange, text: string, start: number, end: number): void {
+  Object.defineProperty(change, LAZY_ADDED, { value: { text, ranges: [start, end], value: undefined } });
+  Object.defineProperty(change, "added", ADDED_PROPERTY);
 }
 
 /** `parsePatch` in the validating style: `{ ok: true, patch }` or `{ ok: false, code }`; never throws for bad text. */

@@ -1,5 +1,6 @@
 import type { Predicate } from "./compile-predicate.js";
 import { MAX_MERGE_GROUP } from "./limits.js";
+import { literalGate } from "./literal-gate.js";
 import { matchPredicate, type PredicateInput } from "./match-predicate.js";
 import { type CompiledRegex, type RegexEngine, re2jsEngine } from "./regex-engine.js";
 import { compileWalker, type Walker } from "./walker.js";
@@ -48,15 +49,56 @@ function mergeChunks(list: readonly Predicate[], engine: RegexEngine): CompiledR
   return patterns;
 }
 
-/** One pattern, or "any of these patterns is found", as one `CompiledRegex`. */
+/**
+ * One pattern, or "any of these patterns is found", as one `CompiledRegex`. When every pattern tells the literals
+ * one of which each of its matches contains (`requiredLiterals`), and they are few enough for one gate, a string
+ * holding none of them is rejected by one native scan before any pattern is tested; the result then tells the
+ * union of those literals in turn.
+ */
 function anyOf(patterns: readonly CompiledRegex[]): CompiledRegex {
   if (patterns.length === 1) return patterns[0] as CompiledRegex;
-  return {
-    test(text: string): boolean {
-      for (let i = 0; i < patterns.length; i++) if ((patterns[i] as CompiledRegex).test(text)) return true;
-      return false;
-    },
+  let literals: string[] | undefined = [];
+  for (const pattern of patterns) {
+    const required = pattern.requiredLiterals;
+    if (required === undefined) {
+      literals = undefined;
+      break;
+    }
+    literals.push(...required);
+  }
+  const gate = literals === undefined ? undefined : literalGate(literals);
+  const all = (text: string): boolean => {
+    for (let i = 0; i < patterns.length; i++) if ((patterns[i] as CompiledRegex).test(text)) return true;
+    return false;
   };
+  if (gate === undefined || literals === undefined) return { test: all };
+  return Object.freeze({
+    test: (text: string) => gate(text) && all(text),
+    requiredLiterals: Object.freeze(literals),
+  });
+}
+
+/**
+ * The patterns of one path (predicates of one source and path). Patterns that tell their required literals are
+ * tested one by one (each behind its own literal check) in chunks of at most `MAX_MERGE_GROUP`, each chunk behind
+ * one gate on the union of its literals: a string that holds none of them costs one native scan per chunk, and
+ * one that holds a few enters the engine only for the patterns whose literals it holds. The other patterns are
+ * merged into bounded alternations (`mergeChunks`), and `\Q` patterns stay separate.
+ */
+function pathPatterns(list: readonly Predicate[], engine: RegexEngine): CompiledRegex[] {
+  const gated: CompiledRegex[] = [];
+  const mergeable: Predicate[] = [];
+  const quoted: CompiledRegex[] = [];
+  for (const p of list) {
+    if (p.pattern.requiredLiterals !== undefined) gated.push(p.pattern);
+    else if (QUOTE.test(p.regex)) quoted.push(p.pattern);
+    else mergeable.push(p);
+  }
+  const patterns: CompiledRegex[] = [];
+  for (let start = 0; start < gated.length; start += MAX_MERGE_GROUP)
+    patterns.push(anyOf(gated.slice(start, start + MAX_MERGE_GROUP)));
+  patterns.push(...mergeChunks(mergeable, engine), ...quoted);
+  return patterns;
 }
 
 /**
@@ -90,9 +132,7 @@ export function compilePredicateSet(
       separate.push(first);
       continue;
     }
-    const mergeable = list.filter((p) => !QUOTE.test(p.regex));
-    const patterns = mergeChunks(mergeable, engine);
-    for (const p of list) if (QUOTE.test(p.regex)) patterns.push(p.pattern);
+    const patterns = pathPatterns(list, engine);
     groups.push({ source: first.source, walk: compileWalker(first.segments, anyOf(patterns)) });
   }
   const frozen = Object.freeze([...predicates]);

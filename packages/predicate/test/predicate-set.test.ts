@@ -131,12 +131,34 @@ describe("compilePredicateSet: bounded merge groups", () => {
         return re2jsEngine.compile(pattern);
       },
     };
+    // Case-folded patterns tell no required literal, so they are merged into alternations.
     const predicates = manyPatterns(1000).map((regex) =>
-      compilePredicate({ source: "arguments", any: "commands[*].command", regex }),
+      compilePredicate({ source: "arguments", any: "commands[*].command", regex: `(?i)${regex}` }),
     );
+    expect(predicates.every((q) => q.pattern.requiredLiterals === undefined)).toBe(true);
     compilePredicateSet(predicates, { engine: counting });
     expect(branches.length).toBe(Math.ceil(1000 / MAX_MERGE_GROUP));
     expect(Math.max(...branches)).toBe(MAX_MERGE_GROUP);
+  });
+
+  it("tests patterns with required literals one by one behind chunk gates, compiling no alternation", () => {
+    const compiled: string[] = [];
+    const counting: RegexEngine = {
+      compile(pattern: string): CompiledRegex {
+        compiled.push(pattern);
+        return re2jsEngine.compile(pattern);
+      },
+    };
+    const predicates = manyPatterns(1000).map((regex) =>
+      compilePredicate({ source: "arguments", any: "commands[*].command", regex }),
+    );
+    expect(predicates.every((q) => (q.pattern.requiredLiterals?.length ?? 0) > 0)).toBe(true);
+    const set = compilePredicateSet(predicates, { engine: counting });
+    expect(compiled).toEqual([]);
+    for (const command of [...unseenCommands(200, 1000, 3), "w1b -f", "x > /dev/w2", "ls"]) {
+      const input = { arguments: { commands: [{ command }] } };
+      expect(set.matchAny(input)).toBe(predicates.some((q) => matchPredicate(q, input)));
+    }
   });
 
   it("answers like predicates.some(matchPredicate) past one merge group, with \\Q and inline flags mixed in", () => {

@@ -14,7 +14,16 @@ export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined,
   }));
 }
 
-/** Formats validation issues as the dispatcher does: `<pointer or (root)>: <message>`, one line per issue. */
+/**
+ * Formats validation issues as the dispatcher does: `<pointer or (root)>: <message>`, one line per issue. The text
+ * is built by concatenation (no intermediate array, no copy into a flat string until it is read).
+ */
 export function formatValidationIssues(issues: readonly Issue[]): string {
-  return issues.map((issue) => `${issue.path ? issue.path : "(root)"}: ${issue.message}`).join("\n");
+  let text = "";
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i] as Issue;
+    const line = `${issue.path ? issue.path : "(root)"}: ${issue.message}`;
+    text = i === 0 ? line : `${text}\n${line}`;
+  }
+  return text;
 }
