@@ -38,6 +38,7 @@ it("pins the public export names", () => {
       "createPolicy",
       "createToolRegistry",
       "defaultSnapshotCacheDir",
+      "defineTool",
       "errorResult",
       "isValidConditionSources",
       "isValidToolId",

@@ -1,23 +1,13 @@
 import type { ChecklistItem } from "@raw/panel";
+import type { ToolInput } from "@raw/tool-api";
 import { TODO_BLOCK } from "./constants.js";
+import type { TODO_INPUT_SCHEMA } from "./manifest.js";
+
+/** The arguments of `todo`, as its input schema guarantees them. */
+export type TodoArgs = ToolInput<typeof TODO_INPUT_SCHEMA>;
 
 /** One item as the model gives it: checklist item fields plus an optional `parent` id. */
-export interface TodoItemInput {
-  readonly id: string;
-  readonly label?: string;
-  readonly status?: ChecklistItem["status"];
-  readonly priority?: ChecklistItem["priority"];
-  readonly note?: string;
-  readonly parent?: string;
-}
-
-/** The arguments of `todo`. */
-export interface TodoArgs {
-  readonly mode: "replace" | "merge";
-  readonly title?: string;
-  readonly items?: readonly TodoItemInput[];
-  readonly remove?: readonly string[];
-}
+export type TodoItemInput = NonNullable<TodoArgs["items"]>[number];
 
 type MutableItem = { -readonly [K in keyof ChecklistItem]: ChecklistItem[K] } & { children?: MutableItem[] };
 
