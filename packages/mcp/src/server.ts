@@ -201,15 +201,13 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
         options.panels?.beginCall !== undefined && inspection !== undefined
           ? options.panels.beginCall({
               owner: inspection.identity,
-              declarations: (inspection.panels ?? []) as unknown as Parameters<
-                PanelHost["beginCall"]
-              >[0]["declarations"],
+              declarations: inspection.panels ?? [],
               toolCallId,
               source: "model",
               ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
             })
           : undefined;
-      if (panelCall !== undefined) context.panels = panelCall.context as unknown as DispatchContext["panels"];
+      if (panelCall !== undefined) context.panels = panelCall.context;
       let result: ToolResult;
       try {
         result = await registry.dispatch(

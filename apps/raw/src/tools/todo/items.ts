@@ -11,8 +11,13 @@ export type TodoItemInput = NonNullable<TodoArgs["items"]>[number];
 
 type MutableItem = { -readonly [K in keyof ChecklistItem]: ChecklistItem[K] } & { children?: MutableItem[] };
 
+/** The checklist fields of an input item: everything but `parent`, writable. */
+export type TodoItemFields = {
+  -readonly [K in keyof Omit<TodoItemInput, "parent">]: Omit<TodoItemInput, "parent">[K];
+};
+
 /** The checklist fields of an input item (without `parent`). */
-export function itemFields(input: TodoItemInput): Record<string, unknown> {
+export function itemFields(input: TodoItemInput): TodoItemFields {
   const { parent: _parent, ...fields } = input;
   return fields;
 }
@@ -22,7 +27,8 @@ export function buildTree(items: readonly TodoItemInput[]): ChecklistItem[] {
   const roots: MutableItem[] = [];
   const byId = new Map<string, MutableItem>();
   for (const input of items) {
-    const item = itemFields(input) as unknown as MutableItem;
+    // A `replace` item has its label (validateArgs); only `label` is optional in the fields, so this narrows them.
+    const item = itemFields(input) as MutableItem;
     byId.set(input.id, item);
     const parent = input.parent === undefined ? undefined : byId.get(input.parent);
     if (parent === undefined) {
