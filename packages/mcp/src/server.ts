@@ -11,7 +11,8 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type PanelHost, prepareForm, validateFormAnswers } from "@raw/panel";
+import { prepareForm, validateFormAnswers } from "@raw/panel";
+import type { PanelHost } from "@raw/panel/host";
 import { ContractError } from "@raw/schema";
 import type {
   ApprovalCallback,

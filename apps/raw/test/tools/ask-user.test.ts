@@ -3,7 +3,7 @@ import {
   createInteractionService,
   type InteractionAdapter,
   type InteractionServiceOptions,
-} from "@raw/panel";
+} from "@raw/panel/host";
 import type { ToolHandlerContext } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
 import { handler, validateArgs } from "../../src/tools/ask-user/index.js";
