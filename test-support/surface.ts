@@ -5,10 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { describe, expect, it } from "vitest";
 import { ENTRY_SOURCES } from "./entry-sources.js";
 
-/** The JavaScript entry points of a package: its `exports` keys other than patterns, JSON and schema files. */
+/** The exports keys of a package other than patterns and JSON files. */
 export function entryPoints(packageDir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
     exports?: Record<string, unknown>;
@@ -21,13 +23,12 @@ export function entryPoints(packageDir: string): string[] {
  * module's namespace object holds at run time), `type Name` for a type-only export, each with ` (deprecated)` when
  * its declaration carries `@deprecated`. Sorted, one per line.
  */
-export function publicNames(packageDir: string): Record<string, string[]> {
-  const entries = entryPoints(packageDir);
-  const files = entries.map((entry) => {
-    const source = ENTRY_SOURCES[entry];
-    if (source === undefined) throw new Error(`no source file is known for the entry point ${entry}`);
-    return join(packageDir, source);
-  });
+export function publicNames(
+  packageDir: string,
+  sources: Readonly<Record<string, string>> = ENTRY_SOURCES,
+): Record<string, string[]> {
+  const entries = entryPoints(packageDir).filter((entry) => sources[entry] !== undefined);
+  const files = entries.map((entry) => join(packageDir, sources[entry] as string));
   const program = ts.createProgram(files, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -68,4 +69,34 @@ export function valueNames(listing: readonly string[]): string[] {
 /** The snapshot file name of an entry point: `exports.txt` for `.`, `exports.<subpath>.txt` otherwise. */
 export function snapshotName(entry: string): string {
   return entry === "." ? "exports.txt" : `exports.${entry.slice(2).replaceAll("/", "-")}.txt`;
+}
+
+/**
+ * Registers the tests that pin a package's public surface: for each entry point with a TypeScript source, its
+ * names (values and types, `publicNames`) must equal `test/__snapshots__/exports[.<entry>].txt`, and each module
+ * given in `modules` must export at run time exactly the values of that listing. `packageUrl` is the package
+ * folder (`new URL("..", import.meta.url)` from its `test/`); `sources` maps entry points to their source files
+ * when they differ from `ENTRY_SOURCES`.
+ */
+export function definePinnedSurface(
+  packageUrl: URL,
+  modules: Readonly<Record<string, object>>,
+  sources: Readonly<Record<string, string>> = ENTRY_SOURCES,
+): Record<string, string[]> {
+  const packageDir = fileURLToPath(packageUrl);
+  const names = publicNames(packageDir, sources);
+  describe.each(Object.keys(names))("the entry point %s", (entry) => {
+    it("lists the public names pinned in test/__snapshots__ (values and types)", async () => {
+      await expect(`${(names[entry] ?? []).join("\n")}\n`).toMatchFileSnapshot(
+        join(packageDir, "test", "__snapshots__", snapshotName(entry)),
+      );
+    });
+    const module = modules[entry];
+    if (module !== undefined) {
+      it("exports at run time exactly the values of that listing", () => {
+        expect(Object.keys(module).sort()).toEqual(valueNames(names[entry] ?? []));
+      });
+    }
+  });
+  return names;
 }

@@ -1,29 +1,15 @@
-import { fileURLToPath } from "node:url";
-import { publicNames, snapshotName, valueNames } from "@raw/test-support/surface";
+import { definePinnedSurface } from "@raw/test-support/surface";
 import { describe, expect, it } from "vitest";
 import * as host from "../src/host-entry.js";
 import * as api from "../src/index.js";
 import * as internal from "../src/internal.js";
 import * as testing from "../src/testing.js";
 
-const names = publicNames(fileURLToPath(new URL("..", import.meta.url)));
-const modules: Record<string, Record<string, unknown>> = {
+const names = definePinnedSurface(new URL("..", import.meta.url), {
   ".": api,
   "./host": host,
   "./internal": internal,
   "./testing": testing,
-};
-
-describe.each(Object.keys(modules))("the entry point %s", (entry) => {
-  it("lists the public names pinned in test/__snapshots__ (values and types)", async () => {
-    await expect(`${(names[entry] ?? []).join("\n")}\n`).toMatchFileSnapshot(
-      `./__snapshots__/${snapshotName(entry)}`,
-    );
-  });
-
-  it("exports at run time exactly the values of that listing", () => {
-    expect(Object.keys(modules[entry] ?? {}).sort()).toEqual(valueNames(names[entry] ?? []));
-  });
 });
 
 describe("names moved out of @raw/panel", () => {
