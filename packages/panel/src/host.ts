@@ -1,6 +1,10 @@
 import { ContractError, type Issue, thrownMessage } from "@raw/schema";
 import { updatePanelState } from "./apply-update.js";
-import { derivePanelProgress as progressOf, derivePanelSummary as summaryOf, panelTitle as titleOf } from "./derive.js";
+import {
+  derivePanelProgress as progressOf,
+  derivePanelSummary as summaryOf,
+  panelTitle as titleOf,
+} from "./derive.js";
 import { type Clock, systemClock } from "./host-clock.js";
 import {
   confirmationLine,
@@ -38,7 +42,13 @@ function stepPanel(
     };
   }
   const { state, update: checked } = result;
-  return { ok: true, revision: state.revision, document: state.document, closed: state.closed, op: checked.op };
+  return {
+    ok: true,
+    revision: state.revision,
+    document: state.document,
+    closed: state.closed,
+    op: checked.op,
+  };
 }
 
 /** Sidebar panels with data per session, open and closed (`panels.md` §7.4). */
