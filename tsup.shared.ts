@@ -32,6 +32,9 @@ export const ESM_ONLY_DEPENDENCIES: readonly string[] = ["typebox"];
 
 const esmOnly = new RegExp(`^(${ESM_ONLY_DEPENDENCIES.join("|")})(/|$)`);
 
+/** Private workspace packages (`"private": true`): tsup inlines them, so they are never runtime dependencies. */
+export const PRIVATE_WORKSPACE_PACKAGES = /^@raw\/node-support(\/|$)/;
+
 /** tsup's output format of each esbuild run (esbuild itself always emits ESM when tsup tree-shakes). */
 const formats = new WeakMap<object, string>();
 
@@ -64,7 +67,8 @@ export function packageBuild(entry: Record<string, string>): Options {
     platform: "node",
     splitting: false,
     treeshake: true,
-    noExternal: [esmOnly],
+    // `@raw/node-support` is private (never published): inlined into every bundle that uses it.
+    noExternal: [esmOnly, PRIVATE_WORKSPACE_PACKAGES],
     esbuildOptions(options, context) {
       formats.set(options, context.format);
     },

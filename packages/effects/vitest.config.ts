@@ -1,3 +1,3 @@
-import { sharedConfig } from "../../vitest.shared.ts";
+import { packageConfig } from "../../vitest.shared.ts";
 
-export default sharedConfig;
+export default packageConfig(import.meta.url);

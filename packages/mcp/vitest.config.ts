@@ -1,10 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { mergeConfig } from "vitest/config";
-import { sharedConfig } from "../../vitest.shared.ts";
+import { packageConfig } from "../../vitest.shared.ts";
 
-// The README's examples import "@raw/mcp": tests resolve it to this package's source, like the siblings.
-export default mergeConfig(sharedConfig, {
-  resolve: {
-    alias: [{ find: /^@raw\/mcp$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) }],
-  },
-});
+// The README's examples import "@raw/mcp": like every package, the tests resolve it to this package's source.
+export default packageConfig(import.meta.url);

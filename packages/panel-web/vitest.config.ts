@@ -1,7 +1,7 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import { sharedConfig } from "../../vitest.shared.ts";
+import { packageConfig } from "../../vitest.shared.ts";
 
 export default mergeConfig(
-  sharedConfig,
+  packageConfig(import.meta.url),
   defineConfig({ test: { testTimeout: 60_000, hookTimeout: 120_000 } }),
 );

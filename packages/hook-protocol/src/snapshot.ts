@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, open, readdir, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { layOutResolutionMirror, mirrorPath } from "@raw/node-support";
 import { ContractError } from "@raw/schema";
 import { MAX_HOOK_SNAPSHOT_BYTES, MAX_HOOK_SNAPSHOT_FILE_BYTES, MAX_HOOK_SNAPSHOT_FILES } from "./limits.js";
-import { layOutResolutionMirror, mirrorPath } from "./resolution-mirror.js";
 
 /** One entry of a folder inventory: a directory, or a regular file with its mode bits and bytes. */
 export type InventoryEntry =

@@ -11,7 +11,8 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type PanelHost, prepareForm, validateFormAnswers } from "@raw/panel";
+import { prepareForm, validateFormAnswers } from "@raw/panel";
+import type { PanelHost } from "@raw/panel/host";
 import { ContractError } from "@raw/schema";
 import type {
   ApprovalCallback,
@@ -201,15 +202,13 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
         options.panels?.beginCall !== undefined && inspection !== undefined
           ? options.panels.beginCall({
               owner: inspection.identity,
-              declarations: (inspection.panels ?? []) as unknown as Parameters<
-                PanelHost["beginCall"]
-              >[0]["declarations"],
+              declarations: inspection.panels ?? [],
               toolCallId,
               source: "model",
               ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
             })
           : undefined;
-      if (panelCall !== undefined) context.panels = panelCall.context as unknown as DispatchContext["panels"];
+      if (panelCall !== undefined) context.panels = panelCall.context;
       let result: ToolResult;
       try {
         result = await registry.dispatch(

@@ -1,14 +1,19 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createToolRegistry, type PreToolUseRequest, type ToolRegistry } from "@raw/tool-api";
+import {
+  createToolRegistry,
+  type PreToolUseRequest,
+  type ToolRegistry,
+  type ToolRulesInput,
+} from "@raw/tool-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpMount, mountMcpServer } from "../src/index.js";
 import { alive, serverEntry, tempDir } from "./helpers.js";
 
 // Real @modelcontextprotocol/server-filesystem, installed from npm, serving a temporary folder.
 const root = tempDir();
-const rules = [
+const rules: ToolRulesInput = [
   { match: "*", effect: "allow" },
   { match: "mcp/fs/move_file", effect: "deny" },
   {

@@ -5,7 +5,7 @@ import {
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createPanelHost } from "@raw/panel";
+import { createPanelHost } from "@raw/panel/host";
 import { isContractError } from "@raw/schema";
 import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

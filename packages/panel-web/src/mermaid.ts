@@ -9,7 +9,7 @@ export type MermaidLoader = () => Promise<MermaidApi>;
 
 /** The default loader: a dynamic import of the optional peer dependency `mermaid`. */
 export const loadMermaidPackage: MermaidLoader = async () => {
-  const module = (await import("mermaid")) as unknown as { default: MermaidApi };
+  const module: { default: MermaidApi } = await import("mermaid");
   return module.default;
 };
 

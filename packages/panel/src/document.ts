@@ -1,5 +1,6 @@
 import type { Issue } from "@raw/schema";
 import { checkBlock } from "./blocks/catalog.js";
+import { checkedFields } from "./checked-fields.js";
 import {
   byteLength,
   checkArray,
@@ -66,7 +67,7 @@ function checkStructure(value: unknown): PanelDocument {
     out[i] = block;
   }
   fields.blocks = Object.freeze(out);
-  return Object.freeze(fields) as unknown as PanelDocument;
+  return checkedFields<PanelDocument>(fields);
 }
 
 function checkProgress(value: unknown): Fields {

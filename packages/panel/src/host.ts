@@ -1,14 +1,11 @@
 import { ContractError, type Issue, thrownMessage } from "@raw/schema";
-import { type Clock, systemClock } from "./host-clock.js";
+import { updatePanelState } from "./apply-update.js";
 import {
-  type HostDeclaration,
-  type HostDocument,
-  type HostStep,
-  progressOf,
-  stepPanel,
-  summaryOf,
-  titleOf,
-} from "./host-deps.js";
+  derivePanelProgress as progressOf,
+  derivePanelSummary as summaryOf,
+  panelTitle as titleOf,
+} from "./derive.js";
+import { type Clock, systemClock } from "./host-clock.js";
 import {
   confirmationLine,
   localPanelId,
@@ -17,6 +14,42 @@ import {
   valueLabel,
 } from "./model-lines.js";
 import { boundReceipt, type PanelReceipt } from "./receipts.js";
+import type { PanelDeclaration as HostDeclaration, PanelDocument as HostDocument } from "./types.js";
+
+/** The next state of a panel after an accepted update. */
+interface HostStep {
+  ok: true;
+  revision: number;
+  document: HostDocument;
+  closed: boolean;
+  op: "replace" | "patch" | "close";
+}
+
+/**
+ * `panels.md` §7.2 steps 5–6 for one update addressed to a panel whose state is `current` (or none): shape and
+ * document validation, patch application, then `base_revision`. The next revision, document and closed flag, or
+ * the first failure.
+ */
+function stepPanel(
+  current: { revision: number; document: HostDocument; closed: boolean } | undefined,
+  update: unknown,
+): HostStep | { ok: false; issue: Issue } {
+  const result = updatePanelState(current, update);
+  if (!result.ok) {
+    return {
+      ok: false,
+      issue: result.issues[0] ?? { code: "panel_invalid", message: "/: is not valid", path: "/" },
+    };
+  }
+  const { state, update: checked } = result;
+  return {
+    ok: true,
+    revision: state.revision,
+    document: state.document,
+    closed: state.closed,
+    op: checked.op,
+  };
+}
 
 /** Sidebar panels with data per session, open and closed (`panels.md` §7.4). */
 export const MAX_PANELS_PER_SESSION = 16;
@@ -169,8 +202,20 @@ export interface PanelCallInternals {
   publishView(panel: string, document: unknown, viewInstanceId: string | undefined): number;
 }
 
-/** The internals of every call created by a host in this module. */
-export const panelCallInternals = new WeakMap<PanelCall, PanelCallInternals>();
+/**
+ * The key of a call's own internals: a non-enumerable property of every `PanelCall` a host creates. A registered
+ * symbol (`Symbol.for`), so that `bindInteractionContext` from any copy of this package (its ES module and
+ * CommonJS builds, two installs) reads the calls of a host from any other copy: the call carries its state, no
+ * module holds it.
+ */
+export const PANEL_CALL_INTERNALS: unique symbol = Symbol.for("raw.panel/2.call-internals");
+
+/** The internals of a panel call created by a host of any copy of this package, or `undefined`. */
+export function panelCallInternals(call: unknown): PanelCallInternals | undefined {
+  if (typeof call !== "object" || call === null) return undefined;
+  const internals: unknown = Object.getOwnPropertyDescriptor(call, PANEL_CALL_INTERNALS)?.value;
+  return typeof internals === "object" && internals !== null ? (internals as PanelCallInternals) : undefined;
+}
 
 function error(code: string, message: string, path?: string): Rejection {
   return { ok: false, issue: path === undefined ? { code, message } : { code, message, path } };
@@ -361,7 +406,7 @@ export function createPanelHost(options: PanelHostOptions = {}): PanelHost {
           return call.read(panel);
         },
       });
-      panelCallInternals.set(this, {
+      const internals: PanelCallInternals = {
         owner: this.owner,
         toolCallId: this.toolCallId,
         onHandlerSettled: (listener) => {
@@ -374,7 +419,8 @@ export function createPanelHost(options: PanelHostOptions = {}): PanelHost {
           if (!outcome.ok) throw toError(outcome.issue);
           return outcome.revision;
         },
-      });
+      };
+      Object.defineProperty(this, PANEL_CALL_INTERNALS, { value: Object.freeze(internals) });
     }
 
     /** The sidebar state visible to this call: provisional, else committed. */

@@ -38,8 +38,15 @@ export {
   parsePanelDeclaration,
   parsePanelDeclarations,
 } from "./declarations.js";
-export { derivePanelProgress, derivePanelSummary, firstInProgressLabel, panelTitle } from "./derive.js";
-export { type PanelDocumentValidation, validatePanelDocument } from "./document.js";
+export {
+  derivePanelProgress,
+  derivePanelSummary,
+  panelTitle,
+} from "./derive.js";
+export {
+  type PanelDocumentValidation,
+  validatePanelDocument,
+} from "./document.js";
 export {
   type ExtractedPanelBlocks,
   extractPanelBlocks,
@@ -58,79 +65,6 @@ export {
   prepareForm,
   validateFormAnswers,
 } from "./forms.js";
-export {
-  type BeginCallInput,
-  createPanelHost,
-  LIVE_FRAME_INTERVAL_MS,
-  MAX_PANEL_UPDATES_PER_CALL,
-  MAX_PANELS_PER_SESSION,
-  PANEL_PROTOCOL,
-  type PanelCall,
-  type PanelContext,
-  type PanelFrame,
-  type PanelHost,
-  type PanelHostOptions,
-  type PanelSettlement,
-  type PanelState,
-} from "./host.js";
-export { type Clock, systemClock } from "./host-clock.js";
-export {
-  compactionReminders,
-  MAX_REMINDER_BYTES,
-  MAX_REMINDERS_TOTAL_BYTES,
-  MIN_REMINDER_BODY_BYTES,
-  REMINDER_MARKER,
-} from "./host-reminders.js";
-export {
-  PANEL_SNAPSHOT_VERSION,
-  type PanelHostSnapshot,
-  parsePanelSnapshot,
-  restorePanelStates,
-  snapshotPanelHost,
-} from "./host-snapshot.js";
-export {
-  type AsyncInteractionService,
-  type AsyncInteractionServiceOptions,
-  createInteractionService,
-  DEFAULT_INTERACTION_TIMEOUT_MS,
-  DEFAULT_STORE_TIMEOUT_MS,
-  type InteractionAdapter,
-  type InteractionEvent,
-  type InteractionRequestInput,
-  type InteractionResult,
-  type InteractionRetry,
-  type InteractionService,
-  type InteractionServiceOptions,
-  type InteractionSubmission,
-  type InteractionView,
-  MAX_IDEMPOTENCY_KEY_CHARS,
-  MAX_INTERACTION_TIMEOUT_MS,
-  submissionFingerprint,
-} from "./interaction.js";
-export {
-  type BindInteractionOptions,
-  type BoundInteractionContext,
-  bindInteractionContext,
-  type InteractionContext,
-} from "./interaction-context.js";
-export {
-  acknowledgementOf,
-  createMemoryInteractionStore,
-  INTERACTION_CONFLICT_MESSAGE,
-  type InteractionAcknowledgement,
-  type InteractionIdentity,
-  type InteractionRecord,
-  type InteractionSettle,
-  type InteractionState,
-  type InteractionStore,
-  type InteractionTerminalState,
-  interactionConflict,
-  interactionDuplicate,
-  interactionNotFound,
-  type SyncInteractionStore,
-  settleRecord,
-  TERMINAL_RESULTS,
-} from "./interaction-store.js";
 export {
   DEFAULT_TIMELINE_MAX,
   MAX_BLOCK_FALLBACK_BYTES,
@@ -160,29 +94,11 @@ export {
 } from "./limits.js";
 export type { MaybePromise } from "./maybe-async.js";
 export {
-  confirmationLine,
-  cutUtf8,
-  MAX_REJECTION_ID_BYTES,
-  MAX_REJECTION_LINES,
-  MAX_REJECTION_MESSAGE_BYTES,
-  modelLinesBlock,
-  rejectionLine,
-} from "./model-lines.js";
-export {
   PANEL_INVALID,
   PANEL_REVISION_CONFLICT,
   PANEL_TOO_LARGE,
   PANEL_UNKNOWN,
 } from "./panel-error.js";
-export {
-  boundReceipt,
-  MAX_RECEIPT_BYTES,
-  MAX_RECEIPT_ERROR_BYTES,
-  MAX_RECEIPT_TITLE_BYTES,
-  type PanelReceipt,
-  RECEIPT_SUMMARY_STEP_BYTES,
-  receiptBytes,
-} from "./receipts.js";
 export {
   NO_OPEN_PANELS_TEXT,
   type RenderablePanel,
@@ -191,7 +107,6 @@ export {
   renderPanelsText,
 } from "./render-panels.js";
 export {
-  formatDuration,
   PANEL_STATUS_GLYPHS,
   type ReceiptLineInput,
   renderPanelText,
@@ -204,7 +119,10 @@ export {
   PanelDocumentSchema,
   PanelUpdateSchema,
 } from "./schemas.js";
-export { PANEL_TEMPLATE_NAMES, type PanelTemplateName } from "./templates.js";
+export {
+  PANEL_TEMPLATE_NAMES,
+  type PanelTemplateName,
+} from "./templates.js";
 export type {
   ChecklistBlock,
   ChecklistItem,
@@ -250,3 +168,164 @@ export {
   type UpsertItemsPatch,
   validatePanelUpdate,
 } from "./update.js";
+
+// Moved to `@raw/panel/host` and `@raw/panel/internal`: the same bindings, kept here for one major version.
+import * as host from "./host-entry.js";
+import * as internal from "./internal.js";
+
+/** @deprecated import from "@raw/panel/host" */
+export const acknowledgementOf = host.acknowledgementOf;
+/** @deprecated import from "@raw/panel/host" */
+export type AsyncInteractionService = host.AsyncInteractionService;
+/** @deprecated import from "@raw/panel/host" */
+export type AsyncInteractionServiceOptions = host.AsyncInteractionServiceOptions;
+/** @deprecated import from "@raw/panel/host" */
+export type BeginCallInput = host.BeginCallInput;
+/** @deprecated import from "@raw/panel/host" */
+export const bindInteractionContext = host.bindInteractionContext;
+/** @deprecated import from "@raw/panel/host" */
+export type BindInteractionOptions = host.BindInteractionOptions;
+/** @deprecated import from "@raw/panel/host" */
+export type BoundInteractionContext = host.BoundInteractionContext;
+/** @deprecated import from "@raw/panel/host" */
+export type Clock = host.Clock;
+/** @deprecated import from "@raw/panel/host" */
+export const compactionReminders = host.compactionReminders;
+/** @deprecated import from "@raw/panel/host" */
+export const createInteractionService = host.createInteractionService;
+/** @deprecated import from "@raw/panel/host" */
+export const createMemoryInteractionStore = host.createMemoryInteractionStore;
+/** @deprecated import from "@raw/panel/host" */
+export const createPanelHost = host.createPanelHost;
+/** @deprecated import from "@raw/panel/host" */
+export const DEFAULT_INTERACTION_TIMEOUT_MS = host.DEFAULT_INTERACTION_TIMEOUT_MS;
+/** @deprecated import from "@raw/panel/host" */
+export const DEFAULT_STORE_TIMEOUT_MS = host.DEFAULT_STORE_TIMEOUT_MS;
+/** @deprecated import from "@raw/panel/host" */
+export const INTERACTION_CONFLICT_MESSAGE = host.INTERACTION_CONFLICT_MESSAGE;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionAcknowledgement = host.InteractionAcknowledgement;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionAdapter = host.InteractionAdapter;
+/** @deprecated import from "@raw/panel/host" */
+export const interactionConflict = host.interactionConflict;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionContext = host.InteractionContext;
+/** @deprecated import from "@raw/panel/host" */
+export const interactionDuplicate = host.interactionDuplicate;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionEvent = host.InteractionEvent;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionIdentity = host.InteractionIdentity;
+/** @deprecated import from "@raw/panel/host" */
+export const interactionNotFound = host.interactionNotFound;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionRecord = host.InteractionRecord;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionRequestInput = host.InteractionRequestInput;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionResult = host.InteractionResult;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionRetry = host.InteractionRetry;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionService = host.InteractionService;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionServiceOptions = host.InteractionServiceOptions;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionSettle = host.InteractionSettle;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionState = host.InteractionState;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionStore = host.InteractionStore;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionSubmission = host.InteractionSubmission;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionTerminalState = host.InteractionTerminalState;
+/** @deprecated import from "@raw/panel/host" */
+export type InteractionView = host.InteractionView;
+/** @deprecated import from "@raw/panel/host" */
+export const LIVE_FRAME_INTERVAL_MS = host.LIVE_FRAME_INTERVAL_MS;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_IDEMPOTENCY_KEY_CHARS = host.MAX_IDEMPOTENCY_KEY_CHARS;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_INTERACTION_TIMEOUT_MS = host.MAX_INTERACTION_TIMEOUT_MS;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_PANEL_UPDATES_PER_CALL = host.MAX_PANEL_UPDATES_PER_CALL;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_PANELS_PER_SESSION = host.MAX_PANELS_PER_SESSION;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_RECEIPT_BYTES = host.MAX_RECEIPT_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_RECEIPT_ERROR_BYTES = host.MAX_RECEIPT_ERROR_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_RECEIPT_TITLE_BYTES = host.MAX_RECEIPT_TITLE_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_REJECTION_ID_BYTES = host.MAX_REJECTION_ID_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_REJECTION_LINES = host.MAX_REJECTION_LINES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_REJECTION_MESSAGE_BYTES = host.MAX_REJECTION_MESSAGE_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_REMINDER_BYTES = host.MAX_REMINDER_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MAX_REMINDERS_TOTAL_BYTES = host.MAX_REMINDERS_TOTAL_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const MIN_REMINDER_BODY_BYTES = host.MIN_REMINDER_BODY_BYTES;
+/** @deprecated import from "@raw/panel/host" */
+export const PANEL_PROTOCOL = host.PANEL_PROTOCOL;
+/** @deprecated import from "@raw/panel/host" */
+export const PANEL_SNAPSHOT_VERSION = host.PANEL_SNAPSHOT_VERSION;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelCall = host.PanelCall;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelContext = host.PanelContext;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelFrame = host.PanelFrame;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelHost = host.PanelHost;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelHostOptions = host.PanelHostOptions;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelHostSnapshot = host.PanelHostSnapshot;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelReceipt = host.PanelReceipt;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelSettlement = host.PanelSettlement;
+/** @deprecated import from "@raw/panel/host" */
+export type PanelState = host.PanelState;
+/** @deprecated import from "@raw/panel/host" */
+export const parsePanelSnapshot = host.parsePanelSnapshot;
+/** @deprecated import from "@raw/panel/host" */
+export const REMINDER_MARKER = host.REMINDER_MARKER;
+/** @deprecated import from "@raw/panel/host" */
+export const restorePanelStates = host.restorePanelStates;
+/** @deprecated import from "@raw/panel/host" */
+export const settleRecord = host.settleRecord;
+/** @deprecated import from "@raw/panel/host" */
+export const snapshotPanelHost = host.snapshotPanelHost;
+/** @deprecated import from "@raw/panel/host" */
+export type SyncInteractionStore = host.SyncInteractionStore;
+/** @deprecated import from "@raw/panel/host" */
+export const systemClock = host.systemClock;
+/** @deprecated import from "@raw/panel/host" */
+export const TERMINAL_RESULTS = host.TERMINAL_RESULTS;
+/** @deprecated import from "@raw/panel/internal" */
+export const boundReceipt = internal.boundReceipt;
+/** @deprecated import from "@raw/panel/internal" */
+export const confirmationLine = internal.confirmationLine;
+/** @deprecated import from "@raw/panel/internal" */
+export const cutUtf8 = internal.cutUtf8;
+/** @deprecated import from "@raw/panel/internal" */
+export const firstInProgressLabel = internal.firstInProgressLabel;
+/** @deprecated import from "@raw/panel/internal" */
+export const formatDuration = internal.formatDuration;
+/** @deprecated import from "@raw/panel/internal" */
+export const modelLinesBlock = internal.modelLinesBlock;
+/** @deprecated import from "@raw/panel/internal" */
+export const RECEIPT_SUMMARY_STEP_BYTES = internal.RECEIPT_SUMMARY_STEP_BYTES;
+/** @deprecated import from "@raw/panel/internal" */
+export const receiptBytes = internal.receiptBytes;
+/** @deprecated import from "@raw/panel/internal" */
+export const rejectionLine = internal.rejectionLine;
+/** @deprecated import from "@raw/panel/internal" */
+export const submissionFingerprint = internal.submissionFingerprint;

@@ -38,7 +38,7 @@ export function bindInteractionContext(
   call: PanelCall,
   options: BindInteractionOptions,
 ): BoundInteractionContext {
-  const internals = panelCallInternals.get(call);
+  const internals = panelCallInternals(call);
   if (!internals)
     throw new ContractError("interaction_invalid", "interaction_invalid: not a panel call of this package");
   /** One controller per request still waiting: ending the call cancels them. */

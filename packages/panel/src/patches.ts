@@ -24,6 +24,11 @@ const REMOVE: Record<string, { selector: "ids" | "keys" | "paths"; container: st
   files: { selector: "paths", container: "entries", key: "path" },
 };
 
+/** A document, block or item as a working node: any object is read and copied by its own fields. */
+function asNode(value: object): Node {
+  return value as Node;
+}
+
 function isNode(value: unknown): value is Node {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -56,8 +61,10 @@ class Working {
   readonly blocks: Node[];
 
   constructor(current: PanelDocument) {
-    this.doc = this.own(current as unknown as Node);
-    this.blocks = this.ownArray(current.blocks as unknown as Node[]);
+    this.doc = this.own(asNode(current));
+    // A fresh array of the same blocks: owned, like the copy `ownArray` makes.
+    this.blocks = current.blocks.map(asNode);
+    this.owned.add(this.blocks);
     this.doc.blocks = this.blocks;
   }
 
@@ -237,12 +244,12 @@ export function applyPatches(current: PanelDocument, patches: readonly PanelPatc
         break;
       case "set_block": {
         const at = work.indexOf(patch.block.id);
-        if (at >= 0) work.blocks[at] = patch.block as unknown as Node;
-        else if (patch.before === undefined) work.blocks.push(patch.block as unknown as Node);
+        if (at >= 0) work.blocks[at] = asNode(patch.block);
+        else if (patch.before === undefined) work.blocks.push(asNode(patch.block));
         else {
           const before = work.indexOf(patch.before);
           if (before < 0) fail(`${p}/before`, `unknown block "${String(patch.before)}"`);
-          work.blocks.splice(before, 0, patch.block as unknown as Node);
+          work.blocks.splice(before, 0, asNode(patch.block));
         }
         break;
       }

@@ -1,5 +1,6 @@
 import { type Issue, isPlainObject } from "@raw/schema";
 import { checkBlock } from "./blocks/catalog.js";
+import { checkedFields } from "./checked-fields.js";
 import { checkPanelDocument } from "./document.js";
 import {
   checkArray,
@@ -166,7 +167,7 @@ function checkPatch(value: unknown, p: string): PanelPatch {
       }
       const patch: Fields = { op, block: fields.block, items: Object.freeze([...items]) };
       if (fields.parent !== undefined) patch.parent = fields.parent;
-      return patch as unknown as UpsertItemsPatch;
+      return checkedFields<UpsertItemsPatch>(patch);
     }
     case "remove_items": {
       let given: (typeof SELECTORS)[number] | undefined;

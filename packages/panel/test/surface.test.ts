@@ -1,120 +1,60 @@
-import { expect, it } from "vitest";
+import { definePinnedSurface } from "@raw/test-support/surface";
+import { describe, expect, it } from "vitest";
+import * as host from "../src/host-entry.js";
 import * as api from "../src/index.js";
+import * as internal from "../src/internal.js";
+import * as testing from "../src/testing.js";
 
-it("pins the public export names", () => {
-  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
-    [
-      "ACTION_INVALID",
-      "DEFAULT_INTERACTION_TIMEOUT_MS",
-      "DEFAULT_STORE_TIMEOUT_MS",
-      "DEFAULT_TIMELINE_MAX",
-      "FormAnswersSchema",
-      "INTERACTION_CONFLICT_MESSAGE",
-      "LIVE_FRAME_INTERVAL_MS",
-      "MANIFEST_INVALID_PANELS",
-      "MAX_BLOCK_FALLBACK_BYTES",
-      "MAX_CHECKLIST_DEPTH",
-      "MAX_CHECKLIST_ITEMS",
-      "MAX_CONTEXT_SUMMARY_BYTES",
-      "MAX_DECLARATION_TITLE_CHARS",
-      "MAX_FILES_ENTRIES",
-      "MAX_FORM_FIELDS",
-      "MAX_FORM_OPTIONS",
-      "MAX_FORM_RESULT_BYTES",
-      "MAX_FORM_TEXT_BYTES",
-      "MAX_IDEMPOTENCY_KEY_CHARS",
-      "MAX_INTERACTION_TIMEOUT_MS",
-      "MAX_KEY_VALUE_ENTRIES",
-      "MAX_MARKDOWN_BYTES",
-      "MAX_MERMAID_SOURCE_BYTES",
-      "MAX_PANELS_PER_SESSION",
-      "MAX_PANELS_PER_TOOL",
-      "MAX_PANEL_ACTIONS",
-      "MAX_PANEL_BLOCKS",
-      "MAX_PANEL_DOCUMENT_BYTES",
-      "MAX_PANEL_UPDATES_PER_CALL",
-      "MAX_PATCH_ENTRIES",
-      "MAX_RECEIPT_BYTES",
-      "MAX_RECEIPT_ERROR_BYTES",
-      "MAX_RECEIPT_TITLE_BYTES",
-      "MAX_REJECTION_ID_BYTES",
-      "MAX_REJECTION_LINES",
-      "MAX_REJECTION_MESSAGE_BYTES",
-      "MAX_REMINDERS_TOTAL_BYTES",
-      "MAX_REMINDER_BYTES",
-      "MAX_STEPS_ITEMS",
-      "MAX_SUBTITLE_CHARS",
-      "MAX_SUMMARY_CHARS",
-      "MAX_TABLE_COLUMNS",
-      "MAX_TABLE_ROWS",
-      "MAX_TEXT_TABLE_ROWS",
-      "MAX_TIMELINE_EVENTS",
-      "MAX_TITLE_CHARS",
-      "MAX_USER_ACTION_RESULT_BYTES",
-      "MIN_REMINDER_BODY_BYTES",
-      "NO_OPEN_PANELS_TEXT",
-      "PANEL_BLOCK_KINDS",
-      "PANEL_ICONS",
-      "PANEL_ICON_UNKNOWN",
-      "PANEL_INVALID",
-      "PANEL_PROTOCOL",
-      "PANEL_REVISION_CONFLICT",
-      "PANEL_SNAPSHOT_VERSION",
-      "PANEL_STATUS_GLYPHS",
-      "PANEL_TEMPLATE_NAMES",
-      "PANEL_TOO_LARGE",
-      "PANEL_UNKNOWN",
-      "PanelBlockSchema",
-      "PanelDeclarationSchema",
-      "PanelDocumentSchema",
-      "PanelUpdateSchema",
-      "RECEIPT_SUMMARY_STEP_BYTES",
-      "REMINDER_MARKER",
-      "TERMINAL_RESULTS",
-      "acknowledgementOf",
+const names = definePinnedSurface(new URL("..", import.meta.url), {
+  ".": api,
+  "./host": host,
+  "./internal": internal,
+  "./testing": testing,
+});
+
+describe("names moved out of @raw/panel", () => {
+  const moved = [...(names["./host"] ?? []), ...(names["./internal"] ?? [])].map((line) =>
+    line.replace(/ \(deprecated\)$/, ""),
+  );
+
+  it("every one is still exported by @raw/panel as a deprecated alias (nothing disappeared)", () => {
+    const root = new Set(names["."]);
+    for (const line of moved) expect(root.has(`${line} (deprecated)`), line).toBe(true);
+  });
+
+  it("the aliases are the very bindings of @raw/panel/host and @raw/panel/internal", () => {
+    for (const [name, value] of Object.entries(host))
+      expect((api as Record<string, unknown>)[name], name).toBe(value);
+    for (const [name, value] of Object.entries(internal))
+      expect((api as Record<string, unknown>)[name], name).toBe(value);
+  });
+
+  it("the document model stays in @raw/panel, not deprecated", () => {
+    const model = (names["."] ?? []).filter((line) => !line.endsWith("(deprecated)"));
+    for (const name of [
+      "validatePanelDocument",
+      "validatePanelUpdate",
       "applyPanelUpdate",
-      "bindInteractionContext",
-      "boundReceipt",
-      "compactionReminders",
-      "confirmationLine",
-      "createInteractionService",
-      "createMemoryInteractionStore",
-      "createPanelHost",
-      "cutUtf8",
-      "derivePanelProgress",
-      "derivePanelSummary",
-      "extractPanelBlocks",
-      "firstInProgressLabel",
-      "formatDuration",
-      "interactionConflict",
-      "interactionDuplicate",
-      "interactionNotFound",
-      "isKnownBlockKind",
-      "isPanelBlock",
-      "modelLinesBlock",
-      "panelTitle",
-      "parsePanelDeclaration",
       "parsePanelDeclarations",
-      "parsePanelSnapshot",
-      "prepareForm",
-      "receiptBytes",
-      "rejectionLine",
+      "extractPanelBlocks",
       "renderPanelText",
-      "renderPanelsText",
       "renderReceiptLine",
       "resolveAction",
-      "restorePanelStates",
-      "settleRecord",
-      "snapshotPanelHost",
-      "submissionFingerprint",
-      "systemClock",
-      "updatePanelState",
-      "userActionNote",
+      "prepareForm",
       "validateFormAnswers",
-      "validatePanelBlock",
-      "validatePanelDocument",
-      "validatePanelFormField",
-      "validatePanelUpdate",
-    ]
-  `);
+      "PanelDocumentSchema",
+      "type PanelDocument",
+    ]) {
+      expect(model).toContain(name);
+    }
+    for (const name of [
+      "createPanelHost",
+      "createInteractionService",
+      "bindInteractionContext",
+      "type PanelHost",
+      "type InteractionStore",
+    ]) {
+      expect(names["./host"]).toContain(name);
+    }
+  });
 });

@@ -8,7 +8,7 @@ import {
   interactionNotFound,
   settleRecord,
   TERMINAL_RESULTS,
-} from "@raw/panel";
+} from "@raw/panel/host";
 import { deepFreeze, isContractError } from "@raw/schema";
 import pg from "pg";
 import { driverCode, storeError } from "./errors.js";

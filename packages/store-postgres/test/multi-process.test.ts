@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { createInteractionService, type InteractionRecord } from "@raw/panel";
+import { createInteractionService, type InteractionRecord } from "@raw/panel/host";
 import { sampleInteractionRecord } from "@raw/panel/testing";
 import { isContractError } from "@raw/schema";
 import pg from "pg";

@@ -8,7 +8,7 @@ import {
   type SyncInteractionStore,
   settleRecord,
   TERMINAL_RESULTS,
-} from "@raw/panel";
+} from "@raw/panel/host";
 import { deepFreeze, isContractError } from "@raw/schema";
 import Database from "better-sqlite3";
 import { sqliteCode, storeError } from "./errors.js";

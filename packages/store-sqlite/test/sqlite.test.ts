@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { PanelDeclaration } from "@raw/panel";
 import {
   createInteractionService,
   createPanelHost,
-  type PanelDeclaration,
   restorePanelStates,
   snapshotPanelHost,
-} from "@raw/panel";
+} from "@raw/panel/host";
 import { sampleInteractionRecord } from "@raw/panel/testing";
 import { isContractError } from "@raw/schema";
 import Database from "better-sqlite3";

@@ -5,6 +5,14 @@ export {
   selectAcpPlan,
   selectRegistryAcpPlan,
 } from "./acp-plan.js";
+export {
+  type DefinedTool,
+  type DefineToolOptions,
+  defineTool,
+  type FrozenJson,
+  type ToolArgs,
+  type ToolInput,
+} from "./define-tool.js";
 export { sourceDigest } from "./digest.js";
 export { DISPATCH_ERROR } from "./dispatch.js";
 export {

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { layOutResolutionMirror, mirrorPath, SNAPSHOT_SIZE_FILE } from "@raw/node-support";
 import { type FolderFile, readFolderFileSet, sameBytes } from "./file-set.js";
-import { layOutResolutionMirror, mirrorPath } from "./resolution-mirror.js";
-import { SNAPSHOT_SIZE_FILE } from "./snapshot-cache.js";
 
 export { defaultSnapshotCacheDir } from "./snapshot-cache.js";
 

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DISPATCH_CODES, type DispatchCode } from "./dispatch-codes.js";
 import type { ToolRegistry, ToolRegistryOptions } from "./registry.js";
-import type { DispatchContext, HandlerResult, ToolRegistration, ToolResult } from "./types.js";
+import type {
+  DispatchContext,
+  DispatchStepEvent,
+  HandlerResult,
+  ToolRegistration,
+  ToolResult,
+} from "./types.js";
 
 /** Builds the registry under test from the registry options the suite wires (rules, ports, defaults). */
 export type RegistryFactory = (options: ToolRegistryOptions) => ToolRegistry | Promise<ToolRegistry>;
@@ -36,6 +43,8 @@ interface Probe {
   readonly args: unknown[];
   readonly effects: unknown[];
   readonly approvals: unknown[];
+  /** The `onStep` events of every dispatch of this probe, in order. */
+  readonly steps: DispatchStepEvent[];
   readonly registry: ToolRegistry;
   dispatch(args?: unknown, context?: Partial<DispatchContext>): Promise<ToolResult>;
 }
@@ -47,7 +56,7 @@ interface Probe {
  * approval and output defaults) and returns the host's registry.
  */
 export function defineRegistryConformance(name: string, factory: RegistryFactory): void {
-  async function probe(
+  async function makeProbe(
     options: ToolRegistryOptions = {},
     patch: Partial<ToolRegistration> = {},
   ): Promise<Probe> {
@@ -55,6 +64,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
     const args: unknown[] = [];
     const effects: unknown[] = [];
     const approvals: unknown[] = [];
+    const steps: DispatchStepEvent[] = [];
     const registry = await factory({
       preToolUse: async (request) => {
         log.push("PreToolUse");
@@ -105,9 +115,13 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       args,
       effects,
       approvals,
+      steps,
       registry,
       dispatch: (value: unknown = { paths: ["a"] }, context: Partial<DispatchContext> = {}) =>
-        registry.dispatch({ name: "touch", arguments: value, toolCallId: "c1" }, { cwd: "/w", ...context }),
+        registry.dispatch(
+          { name: "touch", arguments: value, toolCallId: "c1" },
+          { cwd: "/w", onStep: (event) => steps.push(event), ...context },
+        ),
     };
   }
 
@@ -125,8 +139,167 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
     });
     const ticks = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+    /**
+     * One case per entry of `DISPATCH_CODES` (tool-api.md §7.3 and §8.2): the call that produces the code, and what
+     * else the spec fixes about it. Typed by the table, so a code added to it without a case does not compile.
+     */
+    const CODE_CASES: Record<
+      DispatchCode,
+      () => Promise<{ probe: Probe; result: ToolResult; message: string }>
+    > = {
+      async tool_not_exposed() {
+        const probe = await makeProbe();
+        expect(await probe.registry.dispatch({ name: "nope", arguments: {} }, { cwd: "/w" })).toEqual(
+          errorOf("tool_not_exposed", "tool unavailable: nope"),
+        );
+        const result = await probe.dispatch(undefined, { whitelist: ["other"] });
+        expect(probe.log).toEqual([]);
+        return { probe, result, message: "tool unavailable: touch" };
+      },
+      async tool_denied() {
+        const probe = await makeProbe({ rules: [{ match: "local/touch", effect: "deny" }] });
+        const result = await probe.dispatch({ wrong: 1 });
+        expect(probe.log).toEqual([]);
+        expect(probe.registry.definitions()).toEqual([]);
+        return { probe, result, message: "tool denied: local/touch" };
+      },
+      async invalid_arguments() {
+        const probe = await makeProbe();
+        const result = await probe.dispatch({ paths: [1] });
+        expect(probe.log).toEqual([]);
+        return { probe, result, message: "/paths/0: must be string" };
+      },
+      async aborted() {
+        const probe = await makeProbe({ autoApprove: false });
+        const controller = new AbortController();
+        controller.abort();
+        const result = await probe.dispatch(undefined, { signal: controller.signal });
+        expect(probe.log).toEqual(["validateArgs"]);
+        return { probe, result, message: "tool call aborted" };
+      },
+      async invalid_effects() {
+        const probe = await makeProbe({}, { describeEffects: () => Promise.reject(new Error("async")) });
+        const result = await probe.dispatch();
+        await ticks();
+        expect(unhandled).toEqual([]);
+        expect(probe.log).toEqual(["validateArgs"]);
+        return { probe, result, message: "effects descriptors must return synchronously" };
+      },
+      async effects_error() {
+        const probe = await makeProbe(
+          {},
+          {
+            describeEffects: () => {
+              throw new Error("bad");
+            },
+          },
+        );
+        return { probe, result: await probe.dispatch(), message: "cannot describe touch: bad" };
+      },
+      async hook_denied() {
+        const probe = await makeProbe({
+          preToolUse: async () => ({ blocked: "denied", reason: "protected" }),
+          autoApprove: false,
+        });
+        const result = await probe.dispatch();
+        expect(probe.log).toEqual(["validateArgs", "describeEffects"]);
+        return { probe, result, message: "protected" };
+      },
+      async hook_error() {
+        const probe = await makeProbe({
+          preToolUse: () => Promise.reject(new Error("crash")),
+          autoApprove: false,
+        });
+        const result = await probe.dispatch();
+        expect(probe.log).toEqual(["validateArgs", "describeEffects"]);
+        return { probe, result, message: "hook error: crash" };
+      },
+      async approval_required() {
+        const probe = await makeProbe({ approve: undefined, rules: [{ match: "*", effect: "ask" }] });
+        return { probe, result: await probe.dispatch(), message: "approval required for touch" };
+      },
+      async approval_error() {
+        const probe = await makeProbe({
+          approve: () => Promise.reject(new Error("gone")),
+          autoApprove: false,
+        });
+        return { probe, result: await probe.dispatch(), message: "approval failed: gone" };
+      },
+      async approval_expired() {
+        let yes: (value: boolean) => void = () => {};
+        const probe = await makeProbe({
+          autoApprove: false,
+          approvalTimeoutMs: 5,
+          approve: () =>
+            new Promise<boolean>((resolve) => {
+              yes = resolve;
+            }),
+        });
+        const result = await probe.dispatch();
+        yes(true);
+        await ticks();
+        expect(probe.log).not.toContain("handler");
+        return { probe, result, message: "approval expired for touch" };
+      },
+      async approval_denied() {
+        const probe = await makeProbe({ approve: async () => false, autoApprove: false });
+        const result = await probe.dispatch();
+        expect(probe.log).not.toContain("handler");
+        return { probe, result, message: "approval denied for touch" };
+      },
+      async tool_error() {
+        const probe = await makeProbe(
+          {},
+          {
+            handler: () => {
+              throw new Error("disk");
+            },
+          },
+        );
+        const result = await probe.dispatch();
+        expect(probe.log.at(-1)).toBe("PostToolUseFailure");
+        const invalid = await makeProbe({}, { handler: () => ({ ok: true }) as never });
+        expect(await invalid.dispatch()).toEqual(errorOf("tool_error", "touch returned an invalid result"));
+        return { probe, result, message: "touch failed: disk" };
+      },
+      async image_too_large() {
+        const huge = "A".repeat(Math.ceil(((16 * 1024 * 1024 + 1) * 4) / 3) + 4);
+        const content = [{ type: "image", mimeType: "image/png", data: huge }];
+        const probe = await makeProbe({}, { handler: () => ({ isError: false, content }) as never });
+        return { probe, result: await probe.dispatch(), message: "tool images exceed 16 MiB" };
+      },
+      async output_budget_too_small() {
+        const rows = [{ index: 0, status: "ok", output: "x".repeat(200) }];
+        const content = [{ type: "json", value: { results: rows } }];
+        const probe = await makeProbe({}, { handler: () => ({ isError: false, content }) as never });
+        const result = await probe.dispatch(undefined, { maxOutputBytes: 64 });
+        return { probe, result, message: "batch status exceeds output budget" };
+      },
+    };
+
+    describe("every result code of DISPATCH_CODES, with the step that produces it", () => {
+      it("has one case per code of the table", () => {
+        expect(Object.keys(CODE_CASES).sort()).toEqual(Object.keys(DISPATCH_CODES).sort());
+      });
+
+      for (const code of Object.keys(DISPATCH_CODES) as DispatchCode[]) {
+        const { steps } = DISPATCH_CODES[code];
+        it(`${code}: produced at step ${steps.join(", ")} with the spec's message`, async () => {
+          const { probe, result, message } = await CODE_CASES[code]();
+          expect(result).toEqual(errorOf(code, message));
+          // The step that ended the call reports it: a `failed` event with the code, at a step of the table.
+          const failed = probe.steps.filter((event) => event.status === "failed");
+          expect(failed.map((event) => event.code)).toEqual([code]);
+          expect(steps).toContain(failed[0]?.number);
+          // Nothing of the pipeline runs after it but the closing steps (settle, notification, capping).
+          const after = probe.steps.slice(probe.steps.indexOf(failed[0] as DispatchStepEvent) + 1);
+          for (const event of after) expect(["settle", "notify", "cap"]).toContain(event.step);
+        });
+      }
+    });
+
     it("runs the steps in order: validation, effects, PreToolUse, approval, handler, PostToolUse", async () => {
-      const p = await probe({ rules: [{ match: "local/*", effect: "ask" }] });
+      const p = await makeProbe({ rules: [{ match: "local/*", effect: "ask" }] });
       expect(await p.dispatch()).toEqual({ isError: false, content: [text("ok")] });
       expect(p.log).toEqual([
         "validateArgs",
@@ -138,26 +311,8 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       ]);
     });
 
-    it("tool_not_exposed: unknown names and names outside the whitelist", async () => {
-      const p = await probe();
-      expect(await p.registry.dispatch({ name: "nope", arguments: {} }, { cwd: "/w" })).toEqual(
-        errorOf("tool_not_exposed", "tool unavailable: nope"),
-      );
-      expect(await p.dispatch(undefined, { whitelist: ["other"] })).toEqual(
-        errorOf("tool_not_exposed", "tool unavailable: touch"),
-      );
-      expect(p.log).toEqual([]);
-    });
-
-    it("tool_denied: an unconditional deny hides the tool before validation, effects and hooks", async () => {
-      const p = await probe({ rules: [{ match: "local/touch", effect: "deny" }] });
-      expect(await p.dispatch({ wrong: 1 })).toEqual(errorOf("tool_denied", "tool denied: local/touch"));
-      expect(p.log).toEqual([]);
-      expect(p.registry.definitions()).toEqual([]);
-    });
-
     it("invalid_arguments: every schema error as a line, then validateArgs on schema-valid input", async () => {
-      const p = await probe();
+      const p = await makeProbe();
       expect(await p.dispatch({ paths: [1, 2] })).toEqual(
         errorOf("invalid_arguments", "/paths/0: must be string\n/paths/1: must be string"),
       );
@@ -182,47 +337,15 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
         ],
       ];
       for (const [validateArgs, message] of cases) {
-        const p = await probe({}, { validateArgs: validateArgs as never });
+        const p = await makeProbe({}, { validateArgs: validateArgs as never });
         expect(await p.dispatch()).toEqual(errorOf("invalid_arguments", message));
       }
       await ticks();
       expect(unhandled).toEqual([]);
     });
 
-    it("aborted: a signal aborted before dispatch stops at step 4; approval is never asked", async () => {
-      const p = await probe({ autoApprove: false });
-      const controller = new AbortController();
-      controller.abort();
-      expect(await p.dispatch(undefined, { signal: controller.signal })).toEqual(
-        errorOf("aborted", "tool call aborted"),
-      );
-      expect(p.log).toEqual(["validateArgs"]);
-    });
-
-    it("invalid_effects: a descriptor returning a promise, with no unhandled rejection", async () => {
-      const p = await probe({}, { describeEffects: () => Promise.reject(new Error("async")) });
-      expect(await p.dispatch()).toEqual(
-        errorOf("invalid_effects", "effects descriptors must return synchronously"),
-      );
-      await ticks();
-      expect(unhandled).toEqual([]);
-      expect(p.log).toEqual(["validateArgs"]);
-    });
-
-    it("effects_error: a throwing descriptor", async () => {
-      const p = await probe(
-        {},
-        {
-          describeEffects: () => {
-            throw new Error("bad");
-          },
-        },
-      );
-      expect(await p.dispatch()).toEqual(errorOf("effects_error", "cannot describe touch: bad"));
-    });
-
     it("immutability: one deep-frozen snapshot of arguments and effects for every consumer", async () => {
-      const p = await probe({ autoApprove: false });
+      const p = await makeProbe({ autoApprove: false });
       const args = { paths: ["a"] };
       await p.dispatch(args);
       expect(Object.isFrozen(args)).toBe(false);
@@ -240,7 +363,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
 
     it("immutability: a hook writing to the frozen effects gets a TypeError and the call succeeds", async () => {
       const errors: unknown[] = [];
-      const p = await probe({
+      const p = await makeProbe({
         preToolUse: async (request) => {
           try {
             (request.effects as { files: unknown[] }).files.push(1);
@@ -263,7 +386,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
         [() => Promise.reject(new Error("crash")), errorOf("hook_error", "hook error: crash")],
       ];
       for (const [gate, expected] of cases) {
-        const p = await probe({ preToolUse: gate as never, autoApprove: false });
+        const p = await makeProbe({ preToolUse: gate as never, autoApprove: false });
         expect(await p.dispatch()).toEqual(expected);
         expect(p.log).toEqual(["validateArgs", "describeEffects"]);
       }
@@ -271,7 +394,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
 
     it("PreToolUse: abort is checked before the gate's answer", async () => {
       const controller = new AbortController();
-      const p = await probe({
+      const p = await makeProbe({
         preToolUse: async () => {
           controller.abort();
           return { blocked: "denied" };
@@ -282,18 +405,8 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       );
     });
 
-    it("approval: required, denied and failed", async () => {
-      const none = await probe({ approve: undefined, rules: [{ match: "*", effect: "ask" }] });
-      expect(await none.dispatch()).toEqual(errorOf("approval_required", "approval required for touch"));
-      const denied = await probe({ approve: async () => false, autoApprove: false });
-      expect(await denied.dispatch()).toEqual(errorOf("approval_denied", "approval denied for touch"));
-      const failed = await probe({ approve: () => Promise.reject(new Error("gone")), autoApprove: false });
-      expect(await failed.dispatch()).toEqual(errorOf("approval_error", "approval failed: gone"));
-      expect(denied.log).not.toContain("handler");
-    });
-
     it("approval: the request carries identity, name, frozen arguments and effects, toolCallId, signal", async () => {
-      const p = await probe({ autoApprove: false });
+      const p = await makeProbe({ autoApprove: false });
       const controller = new AbortController();
       await p.dispatch(undefined, { signal: controller.signal });
       expect(p.approvals).toEqual([
@@ -310,7 +423,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
 
     it("approval: a pending approval plus an abort gives aborted and the handler never runs", async () => {
       const controller = new AbortController();
-      const p = await probe({
+      const p = await makeProbe({
         autoApprove: false,
         approve: () => {
           setTimeout(() => controller.abort(), 5);
@@ -321,37 +434,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
         errorOf("aborted", "tool call aborted"),
       );
       expect(p.log).not.toContain("handler");
-    });
-
-    it("approval: approvalTimeoutMs gives approval_expired and a late yes is ignored", async () => {
-      let yes: (value: boolean) => void = () => {};
-      const p = await probe({
-        autoApprove: false,
-        approvalTimeoutMs: 5,
-        approve: () =>
-          new Promise<boolean>((resolve) => {
-            yes = resolve;
-          }),
-      });
-      expect(await p.dispatch()).toEqual(errorOf("approval_expired", "approval expired for touch"));
-      yes(true);
-      await ticks();
-      expect(p.log).not.toContain("handler");
-    });
-
-    it("handler: tool_error for a throw and for an invalid result, with PostToolUseFailure", async () => {
-      const throwing = await probe(
-        {},
-        {
-          handler: () => {
-            throw new Error("disk");
-          },
-        },
-      );
-      expect(await throwing.dispatch()).toEqual(errorOf("tool_error", "touch failed: disk"));
-      expect(throwing.log.at(-1)).toBe("PostToolUseFailure");
-      const invalid = await probe({}, { handler: () => ({ ok: true }) as never });
-      expect(await invalid.dispatch()).toEqual(errorOf("tool_error", "touch returned an invalid result"));
+      expect(p.log).not.toContain("PostToolUse");
     });
 
     it("panel blocks are removed before hooks and capping and handed to the sink in order", async () => {
@@ -359,7 +442,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       const seen: unknown[] = [];
       const a = { type: "panel" as const, panel: "a", op: "close" };
       const b = { type: "panel" as const, panel: "b", op: "close" };
-      const p = await probe(
+      const p = await makeProbe(
         {
           panelSink: (blocks) => {
             sunk.push(...blocks);
@@ -380,7 +463,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       const value = { k: "v" };
       const json = JSON.stringify(value);
       const run = async (content: unknown[], maxOutputBytes: number) => {
-        const p = await probe({}, { handler: () => ({ isError: false, content }) as never });
+        const p = await makeProbe({}, { handler: () => ({ isError: false, content }) as never });
         return p.dispatch(undefined, { maxOutputBytes });
       };
       expect(await run([text("abc")], 3)).toEqual({ isError: false, content: [text("abc")] });
@@ -392,7 +475,7 @@ export function defineRegistryConformance(name: string, factory: RegistryFactory
       expect(await run([{ type: "image", mimeType: "image/png", data: huge }], 100)).toEqual(
         errorOf("image_too_large", "tool images exceed 16 MiB"),
       );
-      const p = await probe();
+      const p = await makeProbe();
       expect(
         await p.registry.dispatch({ name: "missing", arguments: {} }, { cwd: "/w", maxOutputBytes: 4 }),
       ).toMatchObject({

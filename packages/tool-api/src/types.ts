@@ -1,4 +1,5 @@
-import type { InteractionContext, PanelContext, PanelDeclaration } from "@raw/panel";
+import type { PanelDeclaration } from "@raw/panel";
+import type { InteractionContext, PanelContext } from "@raw/panel/host";
 import type { RuleEffect } from "./rules.js";
 
 /** A predicate source a tool may declare in `condition_sources` / `conditionSources`. */

@@ -1,3 +1,6 @@
+// What the spec fixes about dispatch (every code of DISPATCH_CODES, the order of steps, immutability, approval and
+// abort) is the exported conformance suite, run against this registry by test/conformance.test.ts. This file keeps
+// what is specific to this implementation: per-call overrides, observers, host-only fields, limits and edge cases.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createToolRegistry,
@@ -218,13 +221,6 @@ describe("dispatch steps 1–2: exposure and visibility", () => {
     expect(h.log.filter((s) => s === "handler")).toHaveLength(1);
   });
 
-  it("an unconditional deny never reaches validation, the descriptor or any hook", async () => {
-    const h = harness({ rules: [{ match: "local/touch", effect: "deny" }], approve: () => true });
-    const result = await h.registry.dispatch(call({ invalid: true }), ctx());
-    expect(result).toEqual(err("tool_denied", "tool denied: local/touch"));
-    expect(h.log).toEqual([]);
-  });
-
   it("a later conditional ask does not un-hide; a later unconditional allow does", async () => {
     const when = { source: "arguments", any: "note", regex: "." } as const;
     const hidden = harness({
@@ -312,29 +308,6 @@ describe("dispatch step 3: input validation (§3.5, §4.2)", () => {
 });
 
 describe("dispatch steps 4–8: abort, snapshot, effects, conditional policy", () => {
-  it("an aborted signal stops at step 4: no descriptor, no hook, no approval", async () => {
-    const approve = () => {
-      throw new Error("asked");
-    };
-    const h = harness({ approve, autoApprove: false });
-    const controller = new AbortController();
-    controller.abort();
-    expect(await h.registry.dispatch(call(), ctx({ signal: controller.signal }))).toEqual(
-      err("aborted", "tool call aborted"),
-    );
-    expect(h.log).toEqual(["validateArgs"]);
-  });
-
-  it("a descriptor returning a promise gives invalid_effects and no unhandled rejection", async () => {
-    const h = harness({}, { describeEffects: () => Promise.reject(new Error("async")) });
-    expect(await h.registry.dispatch(call(), ctx())).toEqual(
-      err("invalid_effects", "effects descriptors must return synchronously"),
-    );
-    await settleTicks();
-    expect(unhandled).toEqual([]);
-    expect(h.log).toEqual(["validateArgs"]);
-  });
-
   it("a throwing descriptor gives effects_error; an invalid result gives invalid_effects", async () => {
     const throwing = harness(
       {},
@@ -444,19 +417,6 @@ describe("dispatch step 9: the PreToolUse gate (§7.7)", () => {
     expect(await throwing.registry.dispatch(call(), ctx())).toEqual(err("hook_error", "hook error: sync"));
   });
 
-  it("checks abort before the gate's answer", async () => {
-    const controller = new AbortController();
-    const h = harness({
-      preToolUse: async () => {
-        controller.abort();
-        return { blocked: "denied", reason: "no" };
-      },
-    });
-    expect(await h.registry.dispatch(call(), ctx({ signal: controller.signal }))).toEqual(
-      err("aborted", "tool call aborted"),
-    );
-  });
-
   it("receives identity, name, source, arguments, effects, toolCallId and signal", async () => {
     const controller = new AbortController();
     const h = harness();
@@ -543,40 +503,6 @@ describe("dispatch step 10: approval (§7.5)", () => {
     if (failure === undefined) expect(result.isError).toBe(false);
     else expect(result).toEqual(err(failure.code, failure.message));
     expect(h.log.includes("handler")).toBe(failure === undefined);
-  });
-
-  it("an approval that never settles plus an abort gives aborted and the handler never runs", async () => {
-    const controller = new AbortController();
-    const h = harness({
-      autoApprove: false,
-      approve: () => {
-        setTimeout(() => controller.abort(), 5);
-        return new Promise<boolean>(() => {});
-      },
-    });
-    expect(await h.registry.dispatch(call(), ctx({ signal: controller.signal }))).toEqual(
-      err("aborted", "tool call aborted"),
-    );
-    expect(h.log).not.toContain("handler");
-    expect(h.log).not.toContain("PostToolUse");
-  });
-
-  it("approvalTimeoutMs gives approval_expired, and a late yes is ignored", async () => {
-    let yes: (value: boolean) => void = () => {};
-    const h = harness({
-      autoApprove: false,
-      approvalTimeoutMs: 5,
-      approve: () =>
-        new Promise<boolean>((resolve) => {
-          yes = resolve;
-        }),
-    });
-    expect(await h.registry.dispatch(call(), ctx())).toEqual(
-      err("approval_expired", "approval expired for touch"),
-    );
-    yes(true);
-    await settleTicks();
-    expect(h.log).not.toContain("handler");
   });
 
   it("a per-call approvalTimeoutMs overrides the registry default", async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
-import type { InteractionAdapter } from "@raw/panel";
+import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest } from "@raw/tool-api";
 import { parseCommand } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";

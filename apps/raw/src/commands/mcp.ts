@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
 import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
-import { createPanelHost } from "@raw/panel";
+import { createPanelHost } from "@raw/panel/host";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
 import {
   createToolRegistry,

@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LoadedHook } from "@raw/hook-protocol";
-import {
-  type InteractionRecord,
-  type PanelDeclaration,
-  type PanelDocument,
-  type PanelFrame,
-  resolveAction,
-  type SyncInteractionStore,
-} from "@raw/panel";
+import { type PanelDeclaration, type PanelDocument, resolveAction } from "@raw/panel";
+import type { InteractionRecord, PanelFrame, SyncInteractionStore } from "@raw/panel/host";
 import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";

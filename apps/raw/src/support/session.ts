@@ -1,4 +1,5 @@
 import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
+import { type PanelDeclaration, renderPanelText, renderReceiptLine } from "@raw/panel";
 import {
   type BoundInteractionContext,
   bindInteractionContext,
@@ -7,14 +8,11 @@ import {
   type InteractionAdapter,
   type InteractionContext,
   type InteractionService,
-  type PanelDeclaration,
   type PanelFrame,
   type PanelHost,
   type PanelReceipt,
-  renderPanelText,
-  renderReceiptLine,
   type SyncInteractionStore,
-} from "@raw/panel";
+} from "@raw/panel/host";
 import {
   type ApprovalRequest,
   createToolRegistry,

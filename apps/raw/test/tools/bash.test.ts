@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { jsonLength, renderWithin, shareBudget } from "../../src/tools/bash/fit.js";
 import { echoCommand } from "../../src/tools/bash/handler.js";
 import { handler, validateArgs } from "../../src/tools/bash/index.js";
-import { contextFor, rowsOf, tempDir } from "./helpers.js";
+import { BASH_INPUT_SCHEMA } from "../../src/tools/bash/manifest.js";
+import { contextFor, rowsOf, schemaRejects, tempDir } from "./helpers.js";
 
 /** True while `pid` exists and is not a zombie (PID 1 here does not reap orphans: a zombie counts as gone). */
 function alive(pid: number): boolean {
@@ -271,35 +272,35 @@ describe("bash: bounded output", () => {
   });
 });
 
-describe("bash: validateArgs", () => {
+describe("bash: arguments", () => {
+  // What the input schema guarantees; dispatch checks it first, so validateArgs no longer repeats it.
   it.each([
-    [null, "arguments must be an object"],
-    [{ commands: [], extra: 1 }, 'unknown bash property "extra"'],
-    [{ commands: [] }, "commands must contain 1 to 16 entries"],
-    [
-      { commands: Array.from({ length: 17 }, () => ({ command: "true" })) },
-      "commands must contain 1 to 16 entries",
-    ],
-    [{ commands: ["ls"] }, "commands[0] must be an object"],
-    [{ commands: [{ command: "ls", cwd: "/" }] }, 'commands[0] has an unknown field "cwd"'],
-    [{ commands: [{ command: "" }] }, "commands[0].command must be a nonempty string"],
+    [null, ""],
+    [{ commands: [{ command: "ls" }], extra: 1 }, ""],
+    [{ commands: [] }, "/commands"],
+    [{ commands: Array.from({ length: 17 }, () => ({ command: "true" })) }, "/commands"],
+    [{ commands: ["ls"] }, "/commands/0"],
+    [{ commands: [{ command: "ls", cwd: "/" }] }, "/commands/0"],
+    [{ commands: [{ command: "" }] }, "/commands/0/command"],
+    [{ commands: [{ command: "ls", timeout_ms: 0 }] }, "/commands/0/timeout_ms"],
+    [{ commands: [{ command: "ls", timeout_ms: 600_001 }] }, "/commands/0/timeout_ms"],
+    [{ commands: [{ command: "ls", timeout_ms: 1.5 }] }, "/commands/0/timeout_ms"],
+  ])("the input schema rejects %j at %j", (args, path) => {
+    expect(schemaRejects(BASH_INPUT_SCHEMA, args)).toContain(path);
+  });
+
+  // What only validateArgs checks: the schema accepts these.
+  it.each([
     [{ commands: [{ command: "é".repeat(8193) }] }, "commands[0].command must be at most 16384 bytes"],
-    [{ commands: [{ command: "a\u0000b" }] }, "commands[0].command must not contain NUL"],
-    [
-      { commands: [{ command: "ls", timeout_ms: 0 }] },
-      "commands[0].timeout_ms must be an integer from 1 to 600000",
-    ],
-    [
-      { commands: [{ command: "ls", timeout_ms: 600_001 }] },
-      "commands[0].timeout_ms must be an integer from 1 to 600000",
-    ],
-  ])("%j → %s", (args, message) => {
+    [{ commands: [{ command: "ls" }, { command: "a\u0000b" }] }, "commands[1].command must not contain NUL"],
+  ])("validateArgs(%j) → %s", (args, message) => {
+    expect(schemaRejects(BASH_INPUT_SCHEMA, args)).toEqual([]);
     expect(validateArgs(args)).toBe(message);
   });
 
   it("accepts valid arguments", () => {
-    expect(
-      validateArgs({ commands: [{ command: "a".repeat(16_384), timeout_ms: 600_000 }] }),
-    ).toBeUndefined();
+    const args = { commands: [{ command: "a".repeat(16_384), timeout_ms: 600_000 }] };
+    expect(schemaRejects(BASH_INPUT_SCHEMA, args)).toEqual([]);
+    expect(validateArgs(args)).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { extractPanelBlocks, renderPanelText } from "@raw/panel";
 import { describe, expect, it } from "vitest";
 import { handler, validateArgs } from "../../src/tools/diagram/index.js";
-import { DIAGRAM_MANIFEST } from "../../src/tools/diagram/manifest.js";
-import { textOf } from "./helpers.js";
+import { DIAGRAM_INPUT_SCHEMA, DIAGRAM_MANIFEST } from "../../src/tools/diagram/manifest.js";
+import { schemaRejects, textOf } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 
 const source = "flowchart LR\nA-->B";
@@ -67,15 +67,25 @@ describe("diagram", () => {
     expect(result).toMatchObject({ isError: true, code: "panel_closed_context" });
   });
 
+  // What the input schema guarantees; dispatch checks it first, so validateArgs no longer repeats it.
   it.each([
-    [null, "arguments must be an object"],
-    [{ source, theme: "dark" }, "/theme: unknown field"],
-    [{ source, placement: "popup" }, "/placement: must be one of chat, sidebar"],
-    [{ source: "" }, "/source: must not be empty"],
+    [null, ""],
+    [{ source, theme: "dark" }, ""],
+    [{ source, placement: "popup" }, "/placement"],
+    [{ source: "" }, "/source"],
+    [{ source, title: "t".repeat(81) }, "/title"],
+    [{ title: "t" }, ""],
+  ])("the input schema rejects %j at %j", (args, path) => {
+    expect(schemaRejects(DIAGRAM_INPUT_SCHEMA, args)).toContain(path);
+  });
+
+  // What only validateArgs checks (the document it would publish): the schema accepts these.
+  it.each([
     [{ source: "a\rb" }, "/source: contains a control character"],
     [{ source: "é".repeat(8193) }, "/source: must be at most 16384 bytes"],
-    [{ source, title: "t".repeat(81) }, "/title: must be at most 80 characters"],
+    [{ source, title: "a\u001bb" }, "/title: contains a control character"],
   ])("validateArgs(%j) → %s", (args, message) => {
+    expect(schemaRejects(DIAGRAM_INPUT_SCHEMA, args)).toEqual([]);
     expect(validateArgs(args)).toBe(message);
   });
 

@@ -1,8 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HandlerResult, ToolHandlerContext } from "@raw/tool-api";
-import { afterEach } from "vitest";
+import { compileObjectSchema } from "@raw/schema";
+import type { HandlerResult, ToolHandlerContext, ToolInput } from "@raw/tool-api";
+import { afterEach, expect } from "vitest";
 
 const made: string[] = [];
 afterEach(() => {
@@ -48,4 +49,26 @@ export function scriptedSignal(decide: (read: number) => boolean): AbortSignal {
     addEventListener() {},
     removeEventListener() {},
   } as unknown as AbortSignal;
+}
+
+/**
+ * The JSON Pointers of the issues `inputSchema` reports for `args` (empty when the schema accepts them): what
+ * dispatch checks at step 3, before `validateArgs` or the handler ever see the arguments.
+ */
+export function schemaRejects(inputSchema: Record<string, unknown>, args: unknown): string[] {
+  return compileObjectSchema(inputSchema, { name: "test" })
+    .validate(args)
+    .map((issue) => issue.path ?? "");
+}
+
+/**
+ * `args` once `inputSchema` accepted them (the test fails otherwise), typed as a tool defined with that schema
+ * receives them: what dispatch hands `validateArgs` after step 3.
+ */
+export function schemaChecked<const S extends Record<string, unknown>>(
+  inputSchema: S,
+  args: unknown,
+): ToolInput<S> {
+  expect(schemaRejects(inputSchema, args)).toEqual([]);
+  return args as ToolInput<S>;
 }

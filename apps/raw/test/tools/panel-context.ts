@@ -1,4 +1,5 @@
-import { createPanelHost, type PanelCall, type PanelHost, parsePanelDeclarations } from "@raw/panel";
+import { parsePanelDeclarations } from "@raw/panel";
+import { createPanelHost, type PanelCall, type PanelHost } from "@raw/panel/host";
 import type { ToolHandlerContext } from "@raw/tool-api";
 
 /** The normalized panel declarations of a bundled tool manifest. */

@@ -4,7 +4,8 @@
  */
 
 import { createHookDispatcher } from "@raw/hook-protocol";
-import { type InteractionRecord, parsePanelDeclarations } from "@raw/panel";
+import { parsePanelDeclarations } from "@raw/panel";
+import type { InteractionRecord } from "@raw/panel/host";
 import type {
   HandlerResult,
   LoadedTool,

@@ -1,8 +1,8 @@
 import { extractPanelBlocks, renderPanelText, resolveAction, validatePanelUpdate } from "@raw/panel";
 import { describe, expect, it } from "vitest";
 import { handler, validateArgs } from "../../src/tools/todo/index.js";
-import { TODO_MANIFEST } from "../../src/tools/todo/manifest.js";
-import { textOf } from "./helpers.js";
+import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../../src/tools/todo/manifest.js";
+import { schemaChecked, schemaRejects, textOf } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 
 const cwd = "/work";
@@ -150,7 +150,7 @@ describe("todo: item actions", () => {
     if (!resolved.ok || resolved.kind !== "tool") throw new Error(JSON.stringify(resolved));
     expect(resolved.arguments).toEqual({ mode: "merge", items: [{ id: "t3", status: "done" }] });
     expect(resolved.call).toMatchObject({ name: "todo", source: "user_action" });
-    expect(validateArgs(resolved.arguments)).toBeUndefined();
+    expect(validateArgs(schemaChecked(TODO_INPUT_SCHEMA, resolved.arguments))).toBeUndefined();
 
     const { call, context } = session.begin(cwd, "user_action");
     const result = await handler(resolved.arguments as never, context);
@@ -197,26 +197,31 @@ describe("todo: item actions", () => {
     });
     expect(resolve("clear")).toMatchObject({ ok: true, arguments: { mode: "replace", items: [] } });
     const cleared = resolve("clear");
-    if (cleared.ok && cleared.kind === "tool") expect(validateArgs(cleared.arguments)).toBeUndefined();
+    if (cleared.ok && cleared.kind === "tool")
+      expect(validateArgs(schemaChecked(TODO_INPUT_SCHEMA, cleared.arguments))).toBeUndefined();
   });
 });
 
-describe("todo: validateArgs", () => {
+describe("todo: arguments", () => {
+  // What the input schema guarantees; dispatch checks it first, so validateArgs no longer repeats it.
   it.each([
-    [[], "arguments must be an object"],
-    [{ mode: "replace", extra: 1 }, "/extra: unknown field"],
-    [{ mode: "append" }, "/mode: must be one of replace, merge"],
+    [[], ""],
+    [{ mode: "replace", extra: 1 }, ""],
+    [{ mode: "append" }, "/mode"],
+    [{ mode: "replace", items: [{ id: "a b", label: "x" }] }, "/items/0/id"],
+    [{ mode: "merge", items: [{ id: "a", status: "loud" }] }, "/items/0/status"],
+    [{ mode: "merge", items: [{ id: "a", color: "red" }] }, "/items/0"],
+    [{ mode: "merge", items: [{ id: "a", parent: 7 }] }, "/items/0/parent"],
+    [{ mode: "merge", remove: "a" }, "/remove"],
+  ])("the input schema rejects %j at %j", (args, path) => {
+    expect(schemaRejects(TODO_INPUT_SCHEMA, args)).toContain(path);
+  });
+
+  // What only validateArgs checks: the schema accepts these.
+  it.each([
     [{ mode: "replace", title: "a\rb" }, "/title: contains a control character"],
     [{ mode: "replace", items: [{ id: "a" }] }, "/items/0/label: is required"],
-    [
-      { mode: "replace", items: [{ id: "a b", label: "x" }] },
-      "/items/0/id: must match ^[A-Za-z0-9_.-]{1,64}$",
-    ],
-    [
-      { mode: "merge", items: [{ id: "a", status: "loud" }] },
-      "/items/0/status: must be one of pending, in_progress, done, skipped, blocked, failed",
-    ],
-    [{ mode: "merge", items: [{ id: "a", color: "red" }] }, "/items/0/color: unknown field"],
+    [{ mode: "merge", items: [{ id: "a", note: "x\u0007" }] }, "/items/0/note: contains a control character"],
     [
       {
         mode: "replace",
@@ -245,8 +250,8 @@ describe("todo: validateArgs", () => {
     ],
     [{ mode: "replace", items: [], remove: ["a"] }, "/remove: is only for merge mode"],
     [{ mode: "merge" }, "/items: merge needs items, remove or title"],
-  ])("%j → %s", (args, message) => {
-    expect(validateArgs(args)).toBe(message);
+  ])("validateArgs(%j) → %s", (args, message) => {
+    expect(validateArgs(schemaChecked(TODO_INPUT_SCHEMA, args))).toBe(message);
   });
 
   it("accepts a merge of partial items and a replace with an empty list", () => {

@@ -9,7 +9,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { createPanelHost, parsePanelDeclarations } from "@raw/panel";
+import { parsePanelDeclarations } from "@raw/panel";
+import { createPanelHost } from "@raw/panel/host";
 import type { ToolHandlerContext } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
 import { handler } from "../../src/tools/write-file/index.js";

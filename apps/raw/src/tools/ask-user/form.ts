@@ -1,27 +1,15 @@
-import type { FormField } from "@raw/panel";
+import type { ToolInput } from "@raw/tool-api";
 import { FORM_BLOCK } from "./constants.js";
+import type { ASK_USER_INPUT_SCHEMA } from "./manifest.js";
 
-/** A free-text companion of a choice question: becomes an optional text field right after it. */
-export interface FreeTextInput {
-  readonly id: string;
-  readonly label: string;
-  readonly description?: string;
-  readonly multiline?: boolean;
-  readonly max_bytes?: number;
-}
+/** The arguments of `ask_user` (`panels.md` §13.8), as its input schema guarantees them. */
+export type AskUserArgs = ToolInput<typeof ASK_USER_INPUT_SCHEMA>;
 
 /** One question: a form field (`required` defaults to true) with an optional `free_text` companion. */
-export type QuestionInput = Omit<FormField, "required"> & {
-  readonly required?: boolean;
-  readonly free_text?: FreeTextInput;
-};
+export type QuestionInput = AskUserArgs["questions"][number];
 
-/** The arguments of `ask_user` (`panels.md` §13.8). */
-export interface AskUserArgs {
-  readonly questions: readonly QuestionInput[];
-  readonly title?: string;
-  readonly timeout_ms?: number;
-}
+/** A free-text companion of a choice question: becomes an optional text field right after it. */
+export type FreeTextInput = NonNullable<QuestionInput["free_text"]>;
 
 /** The form field of a question: its own fields, `required` defaulting to true. */
 export function questionField(question: QuestionInput): Record<string, unknown> {

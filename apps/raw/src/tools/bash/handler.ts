@@ -1,4 +1,4 @@
-import type { HandlerResult, ToolHandlerContext } from "@raw/tool-api";
+import type { HandlerResult, ToolHandlerContext, ToolInput } from "@raw/tool-api";
 import { errorResult, rowsFit, utf8Length } from "../shared/results.js";
 import type { CapturedText } from "./capture.js";
 import { jsonLength, omissionMarker, renderWithin, shareBudget } from "./fit.js";
@@ -8,18 +8,14 @@ import {
   MAX_BASH_CAPTURE_BYTES,
   MAX_BASH_ROW_ERROR_CHARS,
 } from "./limits.js";
+import type { BASH_INPUT_SCHEMA } from "./manifest.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
 
-/** One command of a `bash` call. */
-export interface BashCommand {
-  readonly command: string;
-  readonly timeout_ms?: number;
-}
+/** The arguments of `bash`, as its input schema guarantees them. */
+export type BashArgs = ToolInput<typeof BASH_INPUT_SCHEMA>;
 
-/** The validated arguments of `bash`. */
-export interface BashArgs {
-  readonly commands: readonly BashCommand[];
-}
+/** One command of a `bash` call. */
+export type BashCommand = BashArgs["commands"][number];
 
 /** One indexed result row of `bash`. */
 export interface BashRow {

@@ -1,12 +1,9 @@
+import type { ToolInput } from "@raw/tool-api";
 import { CHAT_DIAGRAM_PANEL, DIAGRAM_BLOCK, SIDEBAR_DIAGRAM_PANEL } from "./constants.js";
+import type { DIAGRAM_INPUT_SCHEMA } from "./manifest.js";
 
-/** The arguments of `diagram`. */
-export interface DiagramArgs {
-  readonly source: string;
-  readonly title?: string;
-  /** `chat` (default) or `sidebar`. */
-  readonly placement?: "chat" | "sidebar";
-}
+/** The arguments of `diagram`, as its input schema guarantees them (`placement`: `chat`, the default, or `sidebar`). */
+export type DiagramArgs = ToolInput<typeof DIAGRAM_INPUT_SCHEMA>;
 
 /** The panel a call publishes on. */
 export function diagramPanel(args: DiagramArgs): string {

@@ -1,28 +1,23 @@
 import type { ChecklistItem } from "@raw/panel";
+import type { ToolInput } from "@raw/tool-api";
 import { TODO_BLOCK } from "./constants.js";
+import type { TODO_INPUT_SCHEMA } from "./manifest.js";
+
+/** The arguments of `todo`, as its input schema guarantees them. */
+export type TodoArgs = ToolInput<typeof TODO_INPUT_SCHEMA>;
 
 /** One item as the model gives it: checklist item fields plus an optional `parent` id. */
-export interface TodoItemInput {
-  readonly id: string;
-  readonly label?: string;
-  readonly status?: ChecklistItem["status"];
-  readonly priority?: ChecklistItem["priority"];
-  readonly note?: string;
-  readonly parent?: string;
-}
-
-/** The arguments of `todo`. */
-export interface TodoArgs {
-  readonly mode: "replace" | "merge";
-  readonly title?: string;
-  readonly items?: readonly TodoItemInput[];
-  readonly remove?: readonly string[];
-}
+export type TodoItemInput = NonNullable<TodoArgs["items"]>[number];
 
 type MutableItem = { -readonly [K in keyof ChecklistItem]: ChecklistItem[K] } & { children?: MutableItem[] };
 
+/** The checklist fields of an input item: everything but `parent`, writable. */
+export type TodoItemFields = {
+  -readonly [K in keyof Omit<TodoItemInput, "parent">]: Omit<TodoItemInput, "parent">[K];
+};
+
 /** The checklist fields of an input item (without `parent`). */
-export function itemFields(input: TodoItemInput): Record<string, unknown> {
+export function itemFields(input: TodoItemInput): TodoItemFields {
   const { parent: _parent, ...fields } = input;
   return fields;
 }
@@ -32,7 +27,8 @@ export function buildTree(items: readonly TodoItemInput[]): ChecklistItem[] {
   const roots: MutableItem[] = [];
   const byId = new Map<string, MutableItem>();
   for (const input of items) {
-    const item = itemFields(input) as unknown as MutableItem;
+    // A `replace` item has its label (validateArgs); only `label` is optional in the fields, so this narrows them.
+    const item = itemFields(input) as MutableItem;
     byId.set(input.id, item);
     const parent = input.parent === undefined ? undefined : byId.get(input.parent);
     if (parent === undefined) {

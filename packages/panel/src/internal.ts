@@ -1,0 +1,18 @@
+/**
+ * `@raw/panel/internal`: helpers the host is built from, exported for this repository's packages and tests. Not
+ * part of the raw.panel/2 contract: they may change in any release.
+ */
+export { firstInProgressLabel } from "./derive.js";
+export { submissionFingerprint } from "./interaction.js";
+export {
+  confirmationLine,
+  cutUtf8,
+  modelLinesBlock,
+  rejectionLine,
+} from "./model-lines.js";
+export {
+  boundReceipt,
+  RECEIPT_SUMMARY_STEP_BYTES,
+  receiptBytes,
+} from "./receipts.js";
+export { formatDuration } from "./render-text.js";
