@@ -9,7 +9,7 @@ import {
   ContractError,
   deepFreeze,
   type Issue,
-  isPlainObject,
+  isObjectRecord,
   nearestName,
   pointer,
   utf8Bytes,
@@ -113,7 +113,7 @@ function isBoundedString(value: unknown, maxBytes: number): value is string {
 }
 
 function defaultId(value: unknown): string {
-  if (isPlainObject(value)) {
+  if (isObjectRecord(value)) {
     const name = own(value, "name");
     if (isBoundedString(name, MAX_HOOK_NAME_BYTES) && HOOK_NAME_PATTERN.test(name)) return name;
   }
@@ -136,7 +136,7 @@ function parseSubscription(
     );
     return undefined;
   };
-  if (!isPlainObject(item)) return fail(at, `${label} must be an object`);
+  if (!isObjectRecord(item)) return fail(at, `${label} must be an object`);
   let unknown = false;
   for (const key of Object.keys(item)) {
     if (!EVENT_FIELDS.has(key)) {
@@ -185,7 +185,8 @@ export function parseHookManifest(
   options: ParseHookManifestOptions = {},
 ): HookManifestResult {
   const id = options.id ?? options.expectedName ?? defaultId(value);
-  if (!isPlainObject(value)) {
+  // Presence is own-property based (hooks.md §3.1 as tool-api.md §2.1): any non-array object gets field issues.
+  if (!isObjectRecord(value)) {
     return {
       ok: false,
       issues: [{ code: "hook_manifest_not_object", message: `hook ${id} must be an object`, path: "" }],

@@ -275,6 +275,27 @@ describe("parseHookManifest: invalid manifests (code, message, pointer)", () => 
   });
 });
 
+describe("parseHookManifest: presence is own-property based (hooks.md §3.1, tool-api.md §2.1)", () => {
+  it("an object of any prototype gets field-level issues, not hook_manifest_not_object", () => {
+    class Manifest {
+      constructor() {
+        Object.assign(this, { name: "guard", events: ["Stop"] });
+      }
+    }
+    for (const value of [
+      new Manifest(),
+      Object.assign(Object.create({ command: "./x" }), { name: "guard" }),
+    ]) {
+      const codes = issuesOf(parseHookManifest(value)).map((issue) => issue.code);
+      expect(codes).not.toContain("hook_manifest_not_object");
+      // Inherited fields do not count: `command` (and the protocol version) are missing.
+      expect(codes).toContain("hook_invalid_command");
+    }
+    const full = Object.assign(new (class {})(), base());
+    expect(parseHookManifest(full).ok).toBe(true);
+  });
+});
+
 describe("parseHookManifest: valid manifests", () => {
   it("returns the frozen parsed form with defaults", () => {
     const result = parseHookManifest({
