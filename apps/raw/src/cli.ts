@@ -61,7 +61,7 @@ function isCoded(error: unknown): error is CodedError {
  */
 function report(error: unknown, io: CliIo, debug: boolean): number {
   const stack = debug && error instanceof Error && error.stack ? `${displayBlock(error.stack)}\n` : "";
-  if (isCoded(error) && (error as unknown as Error).name === "UsageError") {
+  if (isCoded(error) && error instanceof Error && error.name === "UsageError") {
     io.stderr.write(`raw: usage: ${displayLine(error.message)}\n`);
     if (error.usage) io.stderr.write(`usage: ${error.usage.replaceAll("\n", "\n       ")}\n`);
     return EXIT_USAGE;

@@ -192,6 +192,7 @@ function checkAction(value: unknown, p: string): PanelAction {
     when.status = Object.freeze([...statuses]);
     fields.when = Object.freeze(when);
   }
+  // Every field was checked above, one by one: the record is a PanelAction.
   return fields as unknown as PanelAction;
 }
 

@@ -95,6 +95,7 @@ function internals(
   pattern: string,
 ): { machine: Re2jsMachine; literals: readonly string[] | undefined } | undefined {
   try {
+    // re2js keeps its compiled machine behind an untyped method; the self-check above guards its use.
     const machine = (RE2JS.compile(pattern) as unknown as { re2(): unknown }).re2();
     if (!isRe2jsMachine(machine)) return undefined;
     return { machine, literals: literalsOf(machine.prefilter) };
@@ -169,6 +170,7 @@ export const re2jsEngine: RegexEngine = /* @__PURE__ */ Object.freeze({
     if (!internalsTrusted()) return compiled;
     let machine: unknown;
     try {
+      // re2js keeps its compiled machine behind an untyped method; the self-check guards its use.
       machine = (compiled as unknown as { re2(): unknown }).re2();
     } catch {
       return compiled;

@@ -8,6 +8,7 @@ import * as formatsModule from "ajv-formats";
 export type Dialect = "draft-07" | "2019-09" | "2020-12";
 
 type FormatsPlugin = (ajv: AjvCore) => AjvCore;
+// ajv-formats is CommonJS: its ES import is the plugin or a namespace holding it as `default`, depending on the loader.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   formatsModule) as unknown as FormatsPlugin;
 

@@ -302,7 +302,7 @@ let casesValidator: { validate(value: unknown): AnyIssue[] } | undefined;
 export async function validateCasesValue(value: unknown): Promise<AnyIssue[]> {
   if (casesValidator === undefined) {
     const { compileObjectSchema } = await import("@raw/schema");
-    casesValidator = compileObjectSchema(POLICY_CASES_SCHEMA as unknown as Record<string, unknown>, {
+    casesValidator = compileObjectSchema(POLICY_CASES_SCHEMA, {
       name: "policy cases",
     });
   }

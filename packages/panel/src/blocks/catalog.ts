@@ -115,6 +115,7 @@ export function checkBlock(value: unknown, pointer: string): PanelBlock {
   else {
     checkKeys(keys, known.keys, pointer);
     known.rules.validate(fields, pointer);
+    // Every field was checked above, one by one: the record is the block its kind declares.
     block = Object.freeze(fields) as unknown as PanelBlock;
   }
   VALIDATED.add(block);

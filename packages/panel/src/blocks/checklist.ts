@@ -63,6 +63,7 @@ function checkItem(value: unknown, pointer: string, level: number, state: TreeSt
   }
   if (state.ids.has(id)) fail(`${pointer}/id`, "duplicate item id");
   state.ids.add(id);
+  // Every field was checked above, one by one: the record is a ChecklistItem.
   return Object.freeze(fields) as unknown as ChecklistItem;
 }
 

@@ -36,5 +36,6 @@ export function checkRef(value: unknown, pointer: string): PanelRef {
   checkKeys(keys, REF_KEYS, pointer);
   checkText(fields.path, `${pointer}/path`, MAX_REF_PATH_CHARS, true);
   if (fields.line !== undefined) checkInteger(fields.line, `${pointer}/line`, 1);
+  // Every field was checked above, one by one: the record is a PanelRef.
   return Object.freeze(fields) as unknown as PanelRef;
 }
