@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { compileContractSchema, serializeJsonSchema, validateWith } from "@raw/schema";
+import { readFileSync } from "node:fs";
+import { compileContractSchema, validateWith } from "@raw/schema";
+import { type CommittedSchema, checkCommittedSchemas } from "@raw/test-support/committed-schemas";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   HOOK_EVENTS,
@@ -33,7 +34,7 @@ const BASE = "https://raw.tlelabs.com/schemas/raw.hook/2";
 const kebab = (event: string) => event.replace(/[a-z](?=[A-Z])/g, "$&-").toLowerCase();
 
 /** Each committed file: its TypeBox source (build time) and the plain object the package exports (run time). */
-const files: Array<[string, object, object]> = [
+const entries: Array<[string, object, object]> = [
   ["hook.schema.json", HookManifestSchemaSource, HookManifestSchema],
   ["payload.schema.json", HookPayloadSchemaSource, HookPayloadSchema],
   ...HOOK_EVENTS.map((event): [string, object, object] => [
@@ -43,24 +44,15 @@ const files: Array<[string, object, object]> = [
   ]),
   ["response.schema.json", HookResponseSchemaSource, HookResponseSchema],
 ];
+const files: CommittedSchema[] = entries.map(([file, source, shipped]) => [
+  file,
+  source,
+  shipped,
+  `${BASE}/${file}`,
+]);
 
 describe("committed JSON Schemas, generated at build time from their TypeBox sources", () => {
-  it.each(files)("schemas/%s matches its TypeBox source", (file, source) => {
-    const url = new URL(`../schemas/${file}`, import.meta.url);
-    const text = serializeJsonSchema(source, `${BASE}/${file}`);
-    if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
-    expect(readFileSync(url, "utf8")).toBe(text);
-  });
-
-  it.each(files)(
-    "the exported schema of %s is its TypeBox source, key for key and in order",
-    (_f, source, shipped) => {
-      expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
-      expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
-      expect(Object.keys(shipped)).not.toContain("$id");
-      expect(Object.keys(shipped)).not.toContain("$schema");
-    },
-  );
+  checkCommittedSchemas(files, import.meta.url);
 
   it.each(files)("schemas/%s compiles with Ajv strict", (file) => {
     const json = JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), "utf8"));

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { serializeJsonSchema, validateWith } from "@raw/schema";
+import { validateWith } from "@raw/schema";
+import { checkCommittedSchemas } from "@raw/test-support/committed-schemas";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type PredicateJson,
@@ -19,22 +19,7 @@ const files = [
 ] as const;
 
 describe("the committed JSON Schema, generated at build time from its TypeBox source", () => {
-  it.each(files)("schemas/%s matches its TypeBox source", (file, source, _shipped, id) => {
-    const url = new URL(`../schemas/${file}`, import.meta.url);
-    const text = serializeJsonSchema(source, id);
-    if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
-    expect(readFileSync(url, "utf8")).toBe(text);
-  });
-
-  it.each(files)(
-    "the exported schema of %s is its TypeBox source, key for key and in order",
-    (_f, source, shipped) => {
-      expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
-      expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
-      expect(Object.keys(shipped)).not.toContain("$id");
-      expect(Object.keys(shipped)).not.toContain("$schema");
-    },
-  );
+  checkCommittedSchemas(files, import.meta.url);
 
   it("the plain types are the ones TypeBox derives from the source", () => {
     expectTypeOf<PredicateJson>().toEqualTypeOf<PredicateJsonSource>();

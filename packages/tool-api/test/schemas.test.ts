@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { serializeJsonSchema, validateWith } from "@raw/schema";
+import { validateWith } from "@raw/schema";
+import { checkCommittedSchemas } from "@raw/test-support/committed-schemas";
 import { describe, expect, it } from "vitest";
 import { ToolManifestSchema, ToolRuleSchema, ToolRulesSchema } from "../src/index.js";
 import { ToolManifestSchemaSource, ToolRuleSchemaSource, ToolRulesSchemaSource } from "./schema-source.js";
@@ -20,22 +20,7 @@ const files = [
   ],
 ] as const;
 
-it.each(files)("schemas/%s matches its TypeBox source", (file, source, _shipped, id) => {
-  const url = new URL(`../schemas/${file}`, import.meta.url);
-  const text = serializeJsonSchema(source, id);
-  if (process.env.RAW_WRITE_SCHEMAS) writeFileSync(url, text);
-  expect(readFileSync(url, "utf8")).toBe(text);
-});
-
-it.each(files)(
-  "the exported schema of %s is its TypeBox source, key for key and in order",
-  (_f, source, shipped) => {
-    expect(JSON.stringify(shipped)).toBe(JSON.stringify(source));
-    expect(shipped).toEqual(JSON.parse(JSON.stringify(source)));
-    expect(Object.keys(shipped)).not.toContain("$id");
-    expect(Object.keys(shipped)).not.toContain("$schema");
-  },
-);
+checkCommittedSchemas(files, import.meta.url);
 
 it("ToolRuleSchema is the items schema of ToolRulesSchema and its TypeBox source", () => {
   expect(ToolRuleSchema).toBe(ToolRulesSchema.items);

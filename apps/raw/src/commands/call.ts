@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { parseRules } from "@raw/tool-api";
-import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
+import { jsonOption, parseCommand, stringOption } from "../support/args.js";
 import type { HookSource, RulesInput } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../support/io.js";
-import { loadWorkspace } from "../support/load-workspace.js";
+import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
@@ -81,15 +81,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const callArgs = await jsonOption(stringOption(args, "args") as string, "args", here, args.usage);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
-  const workspace = await loadWorkspace(
-    {
-      rules: stringOption(args, "rules"),
-      tools: stringsOption(args, "tool"),
-      hooks: stringsOption(args, "hook"),
-      cwd: here,
-    },
-    io,
-  );
+  const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   const rules: RulesInput = workspace.rules ?? defaultCallRules();
   const folders: LoadedFolder[] = [

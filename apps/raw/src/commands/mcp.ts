@@ -14,7 +14,7 @@ import {
 } from "@raw/tool-api";
 import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError } from "../support/io.js";
-import { loadWorkspace, type Workspace } from "../support/load-workspace.js";
+import { loadWorkspace, type Workspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { sessionCwd } from "./call.js";
 
@@ -219,15 +219,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
 async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const usage = args.usage;
   const here = cwdOf(io);
-  const workspace = await loadWorkspace(
-    {
-      rules: stringOption(args, "rules"),
-      tools: stringsOption(args, "tool"),
-      hooks: stringsOption(args, "hook"),
-      cwd: here,
-    },
-    io,
-  );
+  const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   const rules = rulesOf(workspace);
   const hooks = workspace.hooks;

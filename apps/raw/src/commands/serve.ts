@@ -1,6 +1,6 @@
-import { parseCommand, stringOption, stringsOption } from "../support/args.js";
+import { parseCommand, stringOption } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
-import { loadWorkspace } from "../support/load-workspace.js";
+import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { openStateStore } from "../support/state-store.js";
 import { sessionCwd } from "./call.js";
 
@@ -27,15 +27,7 @@ export async function run(
   const here = cwdOf(io);
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
   const port = portOption(stringOption(args, "port"), usage);
-  const workspace = await loadWorkspace(
-    {
-      rules: stringOption(args, "rules"),
-      tools: stringsOption(args, "tool"),
-      hooks: stringsOption(args, "hook"),
-      cwd: here,
-    },
-    io,
-  );
+  const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
   const statePath = stringOption(args, "state");

@@ -1,5 +1,6 @@
 import type { LoadedHook } from "@raw/hook-protocol";
 import type { LoadedTool } from "@raw/tool-api";
+import { type ParsedArgs, stringOption, stringsOption } from "./args.js";
 import { loadTools } from "./bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "./inputs.js";
 import type { CliIo } from "./io.js";
@@ -15,6 +16,16 @@ export interface WorkspaceRequest {
   hooks?: readonly string[];
   /** The folder the paths are relative to. */
   cwd: string;
+}
+
+/** The request of a command that takes `--rules`, `--tool` and `--hook` from its command line, relative to `cwd`. */
+export function workspaceRequest(args: ParsedArgs, cwd: string): WorkspaceRequest {
+  return {
+    rules: stringOption(args, "rules"),
+    tools: stringsOption(args, "tool"),
+    hooks: stringsOption(args, "hook"),
+    cwd,
+  };
 }
 
 /** The loaded rules (undefined without `--rules`), tools (bundled and `--tool`) and hooks, with where each hook came from. */
