@@ -244,7 +244,12 @@ export function createInteractionService(
   /** The requests this service waits for: ended by `close`, woken at once by a local `submit`. */
   const pending = new Map<
     string,
-    { interrupt: () => void; settled: (ack: InteractionAcknowledgement) => void }
+    {
+      interrupt: () => void;
+      settled: (ack: InteractionAcknowledgement) => void;
+      /** Whether the request's own timer (a monotonic duration, not the wall clock) has fired. */
+      overdue: () => boolean;
+    }
   >();
   let closed = false;
 
@@ -316,6 +321,20 @@ export function createInteractionService(
       },
     );
 
+  /**
+   * The time a submission is checked against the request's deadline (§13.4 step 6). A request this service waits
+   * for is live until its own timer fires: that timer measures `timeout_ms` as a duration, so a wall clock that
+   * jumps forward never refuses an answer early and one that jumps back never keeps the request open past its
+   * timeout. Any other request (recovered after a restart, or waited for by another process) is judged by the wall
+   * clock against its persisted deadline, the only time that outlives a process.
+   */
+  const submissionTime = (record: InteractionRecord): number => {
+    const live = pending.get(record.identity.requestId);
+    if (live === undefined) return clock.now();
+    if (live.overdue()) return record.deadline;
+    return Math.min(clock.now(), record.deadline - 1);
+  };
+
   /** §13.4 steps 2–7 for a submission addressed to `record`. */
   const process = (
     record: InteractionRecord,
@@ -345,7 +364,7 @@ export function createInteractionService(
         canonicalResult,
         idempotencyKey: key,
         fingerprint,
-        ...(answering ? { beforeDeadline: clock.now() } : {}),
+        ...(answering ? { beforeDeadline: submissionTime(record) } : {}),
       }),
     );
     return chain(settled, (ack) => {
@@ -435,6 +454,7 @@ export function createInteractionService(
         let watching = false;
         let failure: unknown;
         let finished = false;
+        let overdue = false;
         let unwatch: (() => void) | undefined;
 
         const cleanup = () => {
@@ -500,6 +520,7 @@ export function createInteractionService(
           if (watching) endAs("cancelled");
         };
         const onDeadline = () => {
+          overdue = true;
           if (created) endAs("expired");
           else failWith(fail("interaction_store_timeout", "store create did not answer before the deadline"));
         };
@@ -513,7 +534,11 @@ export function createInteractionService(
             return;
           }
           watching = true;
-          pending.set(requestId, { interrupt: () => endAs("interrupted"), settled: conclude });
+          pending.set(requestId, {
+            interrupt: () => endAs("interrupted"),
+            settled: conclude,
+            overdue: () => overdue,
+          });
           if (signal?.aborted) {
             endAs("cancelled");
             return;

@@ -2,6 +2,7 @@ import { isContractError } from "@raw/schema";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FormField } from "./forms.js";
 import { prepareForm } from "./forms.js";
+import type { Clock } from "./host-clock.js";
 import { createInteractionService } from "./interaction.js";
 import type { InteractionRecord, InteractionSettle, InteractionStore } from "./interaction-store.js";
 import type { MaybePromise } from "./maybe-async.js";
@@ -10,8 +11,33 @@ import type { PanelDeclaration, PanelDocument } from "./types.js";
 /** A store under test; `close` (when present) is called after each case. */
 export type ConformanceStore = InteractionStore & { close?(): MaybePromise<void> };
 
+/** What the suite hands a store factory for one case. */
+export interface InteractionStoreContext {
+  /**
+   * The case's clock: real timers, and a wall clock (`now()`) that the clock-jump cases set forward and back. A store
+   * that reads the current time (expiry sweeps, `settled_at`) should take it from `clock.now()` so those cases
+   * exercise it; the suite's sweeping stores should sweep often (every 50 ms or so).
+   */
+  clock: Clock;
+}
+
 /** Opens a fresh, empty store for one case of the suite. */
-export type InteractionStoreFactory = () => MaybePromise<ConformanceStore>;
+export type InteractionStoreFactory = (context: InteractionStoreContext) => MaybePromise<ConformanceStore>;
+
+/** A wall clock that can be set forward or back while timers keep measuring real elapsed time. */
+class JumpingClock implements Clock {
+  offset = 0;
+  now = (): number => Date.now() + this.offset;
+  setTimeout = (callback: () => void, ms: number): unknown => globalThis.setTimeout(callback, ms);
+  clearTimeout = (handle: unknown): void =>
+    globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>);
+  /** Sets the wall clock `ms` milliseconds forward (negative: back), as an administrator or NTP step would. */
+  jump(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+const TWO_HOURS_MS = 7_200_000;
 
 const DECLARATION: PanelDeclaration = {
   id: "questions",
@@ -118,14 +144,18 @@ async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
  * Registers the interaction store conformance cases of raw.panel/2 (`panels.md` §13.3–§13.5) with vitest: records
  * kept exactly and per session, duplicate ids refused, the compare-and-swap and replay rules of `settle`,
  * `interaction_not_found`, owner interruption, watchers (at once when terminal, after a settle, unsubscribed), one
- * winner among concurrent settles, and a full request → submit → settle round trip through the service. `factory`
- * opens a fresh, empty store for each case; a store's `close` is called after it.
+ * winner among concurrent settles, a full request → submit → settle round trip through the service, and wall-clock
+ * jumps (set forward: a live request stays answerable, answered once; set back: it still expires at its
+ * `timeout_ms`; a request no one waits for is judged by its persisted deadline). `factory` opens a fresh, empty store
+ * for each case with the case's clock; a store's `close` is called after it.
  */
 export function defineInteractionStoreConformance(name: string, factory: InteractionStoreFactory): void {
   describe(`interaction store conformance: ${name}`, () => {
     const opened: ConformanceStore[] = [];
+    let clock = new JumpingClock();
     const open = async () => {
-      const store = await factory();
+      clock = new JumpingClock();
+      const store = await factory({ clock });
       opened.push(store);
       return store;
     };
@@ -317,6 +347,96 @@ export function defineInteractionStoreConformance(name: string, factory: Interac
       expect(ack).toMatchObject({ state: "answered", revision: 2 });
       expect(await service.submit(submission)).toEqual(ack);
       await expect(pending).resolves.toEqual({ status: "answered", answers: { notes: "ok" } });
+    });
+
+    /** Starts a request through the service over `store` and resolves once it is published. */
+    const ask = async (store: ConformanceStore, timeoutMs: number) => {
+      const service = createInteractionService({ interactive: true, store, clock, sessionId: "s1" });
+      let published: InteractionRecord | undefined;
+      service.subscribe((event) => {
+        if (event.type === "published") published = event.request;
+      });
+      const started = Date.now();
+      const result = service.request({
+        owner: "tools/ask",
+        declaration: DECLARATION,
+        panel: "questions",
+        document: DOCUMENT,
+        timeout_ms: timeoutMs,
+        maxOutputBytes: 65_536,
+      });
+      result.catch(() => {});
+      await eventually(() => published !== undefined);
+      const record = published as InteractionRecord;
+      const submit = (key: string) =>
+        service.submit({
+          requestId: record.identity.requestId,
+          expectedRevision: 1,
+          idempotencyKey: key,
+          response: "submit",
+          answers: { notes: key },
+        });
+      return { service, record, result, started, submit };
+    };
+
+    it("a wall clock set forward never ends a live request early: it stays pending and its answer is taken once", async () => {
+      const store = await open();
+      const { record, result, submit } = await ask(store, 60_000);
+      clock.jump(TWO_HOURS_MS);
+      // Long enough for a store's expiry sweep to run several times on the jumped clock.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await store.get("s1", record.identity.requestId))?.state).toBe("pending");
+      const ack = await submit("forward");
+      expect(ack).toMatchObject({ state: "answered", revision: 2 });
+      clock.jump(-TWO_HOURS_MS);
+      expect(await submit("forward")).toEqual(ack);
+      expect(await codeOf(() => submit("other"))).toBe("interaction_conflict");
+      await expect(result).resolves.toEqual({ status: "answered", answers: { notes: "forward" } });
+      expect(await store.get("s1", record.identity.requestId)).toMatchObject({
+        state: "answered",
+        revision: 2,
+        idempotencyKey: "forward",
+      });
+    });
+
+    it("a wall clock set back never keeps a request past its timeout_ms: it expires on time and refuses a late answer", async () => {
+      const store = await open();
+      const { record, result, started, submit } = await ask(store, 400);
+      clock.jump(-TWO_HOURS_MS);
+      await expect(result).resolves.toEqual({ status: "expired" });
+      // Expired by its own timer (a duration), not two hours later by the wall clock; the store timeout bounds the rest.
+      expect(Date.now() - started).toBeLessThan(400 + 4_000);
+      expect(await codeOf(() => submit("late"))).toBe("interaction_conflict");
+      expect(await store.get("s1", record.identity.requestId)).toMatchObject({
+        state: "expired",
+        revision: 2,
+        canonicalResult: '{"status":"expired"}',
+      });
+    });
+
+    it("a request no one waits for is judged by its persisted wall-clock deadline", async () => {
+      const store = await open();
+      const record = pendingRecord({ sessionId: "s1", createdAt: clock.now() });
+      await store.create(record);
+      const service = createInteractionService({ interactive: true, store, clock, sessionId: "s1" });
+      const submission = {
+        requestId: record.identity.requestId,
+        expectedRevision: 1,
+        idempotencyKey: "k-late",
+        response: "submit",
+        answers: { notes: "late" },
+      };
+      clock.jump(TWO_HOURS_MS);
+      expect(await codeOf(() => service.submit(submission))).toBe("interaction_conflict");
+      clock.jump(-TWO_HOURS_MS);
+      const current = await store.get("s1", record.identity.requestId);
+      // A store with an expiry sweep may have ended it while the clock was ahead; never answered, never doubled.
+      expect(current?.state === "pending" || current?.state === "expired").toBe(true);
+      if (current?.state === "pending") {
+        expect(await service.submit(submission)).toMatchObject({ state: "answered", revision: 2 });
+      } else {
+        expect(current).toMatchObject({ revision: 2, canonicalResult: '{"status":"expired"}' });
+      }
     });
   });
 }

@@ -37,8 +37,10 @@ export interface PostgresInteractionStoreOptions {
   poolSize?: number;
   /** How long settled requests stay for idempotent replays before pruning (default 24 hours). */
   replayWindowMs?: number;
-  /** The current time in epoch milliseconds (default `Date.now`). */
+  /** The current wall-clock time in epoch milliseconds (default `Date.now`); it may jump. */
   now?: () => number;
+  /** Elapsed time in milliseconds that never jumps (default `performance.now`): the sweep's measure of a wait. */
+  monotonic?: () => number;
   /**
    * Period of the sweep that settles overdue requests `expired` (also those of a process that died) and prunes old
    * settled ones; `0` turns it off (default `DEFAULT_SWEEP_INTERVAL_MS`).
@@ -56,7 +58,12 @@ export interface PostgresInteractionStore extends InteractionStore {
    * its own; once another process claimed the session, they fail with `interaction_store_fenced` and change nothing.
    */
   claimLease(sessionId: string | undefined): Promise<number>;
-  /** Settles every pending request whose deadline has passed as `expired`; returns how many. */
+  /**
+   * Settles every overdue pending request as `expired`; returns how many. A request this store created is overdue
+   * once its wait has elapsed on this process's monotonic clock (a wall clock set forward never ends it early, one
+   * set back never keeps it past its `timeout_ms`); a request of another process (or of one that died) once this
+   * process's wall clock passes its persisted deadline, so hosts on several machines need synchronized clocks.
+   */
   expireOverdue(): Promise<number>;
   /** Deletes settled requests older than the replay window; returns how many. */
   prune(): Promise<number>;
@@ -142,6 +149,7 @@ export async function openPostgresInteractionStore(
   }
   const holder = options.holder ?? crypto.randomUUID();
   const now = options.now ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
   const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
   const channel = `raw_interactions_${schema}`;
   const config: pg.ClientConfig = {
@@ -172,6 +180,8 @@ export async function openPostgresInteractionStore(
   const leases = new Map<string, number>();
   const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
   const watchKey = (key: string, requestId: string) => `${key}\u0000${requestId}`;
+  /** The monotonic end of the wait of every request this store created and has not seen settled. */
+  const waits = new Map<string, { key: string; requestId: string; endsAt: number }>();
   let closed = false;
   let listener: pg.Client | undefined;
   let listening = false;
@@ -225,6 +235,7 @@ export async function openPostgresInteractionStore(
 
   const deliver = (record: InteractionRecord) => {
     const k = watchKey(sessionKey(record.identity.sessionId), record.identity.requestId);
+    waits.delete(k);
     const set = watchers.get(k);
     if (!set) return;
     watchers.delete(k);
@@ -376,6 +387,11 @@ export async function openPostgresInteractionStore(
         );
         if (inserted.rowCount !== 1) throw interactionDuplicate(requestId);
       });
+      waits.set(watchKey(key, requestId), {
+        key,
+        requestId,
+        endsAt: monotonic() + Math.max(0, record.deadline - record.createdAt),
+      });
     },
     async get(sessionId, requestId) {
       const rows = await query(
@@ -444,8 +460,29 @@ export async function openPostgresInteractionStore(
       }
       return stop;
     },
-    expireOverdue() {
-      return endPending("state = 'pending' AND deadline <= $1", [now()], "expired");
+    async expireOverdue() {
+      const elapsed = monotonic();
+      const mine = [...waits.values()];
+      const due = mine.filter((wait) => wait.endsAt <= elapsed);
+      // Requests this store measures: by elapsed time only; any other one: by its persisted wall-clock deadline.
+      const count = await endPending(
+        `state = 'pending' AND (
+           (deadline <= $1 AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS m(s, r)
+             WHERE m.s = session_key AND m.r = request_id))
+           OR EXISTS (SELECT 1 FROM unnest($4::text[], $5::text[]) AS d(s, r)
+             WHERE d.s = session_key AND d.r = request_id))`,
+        [
+          now(),
+          mine.map((w) => w.key),
+          mine.map((w) => w.requestId),
+          due.map((w) => w.key),
+          due.map((w) => w.requestId),
+        ],
+        "expired",
+      );
+      // Expired now, or settled meanwhile by another process: either way no longer measured here.
+      for (const wait of due) waits.delete(watchKey(wait.key, wait.requestId));
+      return count;
     },
     async prune() {
       const result = await query(
@@ -485,6 +522,7 @@ export async function openPostgresInteractionStore(
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
       if (sweepTimer !== undefined) clearInterval(sweepTimer);
       watchers.clear();
+      waits.clear();
       if (listener) {
         listener.removeAllListeners();
         listener.on("error", () => {});

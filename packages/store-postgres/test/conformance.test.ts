@@ -10,6 +10,12 @@ beforeAll(async () => {
 afterAll(() => cluster?.stop());
 let n = 0;
 
-defineInteractionStoreConformance("postgres", () =>
-  openPostgresInteractionStore({ connectionString: cluster.url, schema: `conf_${n++}` }),
+// The case's clock is the store's wall clock, and the expiry sweep runs often, so the clock-jump cases reach it.
+defineInteractionStoreConformance("postgres", ({ clock }) =>
+  openPostgresInteractionStore({
+    connectionString: cluster.url,
+    schema: `conf_${n++}`,
+    now: clock.now,
+    sweepIntervalMs: 50,
+  }),
 );

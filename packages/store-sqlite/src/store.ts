@@ -23,13 +23,20 @@ export interface SqliteInteractionStoreOptions {
   replayWindowMs?: number;
   /** Period of the background sweep (expire overdue, prune old); `0` turns it off (default 1 second). */
   sweepIntervalMs?: number;
-  /** The current time in epoch milliseconds (default `Date.now`). */
+  /** The current wall-clock time in epoch milliseconds (default `Date.now`); it may jump. */
   now?: () => number;
+  /** Elapsed time in milliseconds that never jumps (default `performance.now`): the sweep's measure of a wait. */
+  monotonic?: () => number;
 }
 
 /** The SQLite interaction store: the synchronous store contract plus recovery, pruning and panel snapshots. */
 export interface SqliteInteractionStore extends SyncInteractionStore {
-  /** Settles every pending request whose deadline has passed as `expired`; returns how many. */
+  /**
+   * Settles every overdue pending request as `expired`; returns how many. A request created or recovered by this
+   * store is overdue once its wait has elapsed on the monotonic clock (so a wall clock set forward never ends it
+   * early and one set back never keeps it past its `timeout_ms`); any other one once the wall clock passes its
+   * persisted deadline.
+   */
   expireOverdue(): number;
   /** Deletes settled requests older than the replay window; returns how many. */
   prune(): number;
@@ -44,6 +51,8 @@ export interface SqliteInteractionStore extends SyncInteractionStore {
 }
 
 interface Row {
+  session_key: string;
+  request_id: string;
   state: InteractionRecord["state"];
   revision: number;
   idempotency_key: string | null;
@@ -104,6 +113,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     throw storeError("interaction_store_invalid", "path must be a non-empty string");
   }
   const now = options.now ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
   const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
   let db: Database.Database;
   try {
@@ -136,6 +146,9 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     ),
     pendingOf: db.prepare("SELECT * FROM raw_interactions WHERE owner = ? AND state = 'pending'"),
     overdue: db.prepare("SELECT * FROM raw_interactions WHERE state = 'pending' AND deadline <= ?"),
+    pendingOne: db.prepare(
+      "SELECT * FROM raw_interactions WHERE session_key = ? AND request_id = ? AND state = 'pending'",
+    ),
     pendingAll: db.prepare("SELECT * FROM raw_interactions WHERE state = 'pending' ORDER BY created_at"),
     pendingIn: db.prepare(
       "SELECT * FROM raw_interactions WHERE state = 'pending' AND session_key = ? ORDER BY created_at",
@@ -151,6 +164,21 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
   const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
   const watchKey = (sessionId: string | undefined, requestId: string) =>
     `${sessionKey(sessionId)}\u0000${requestId}`;
+  /**
+   * The monotonic end of the wait of every pending request this store created or recovered, keyed like `watchers`:
+   * what the sweep expires by, so a wall-clock jump while this process runs moves no deadline.
+   */
+  const waits = new Map<string, { sessionKey: string; requestId: string; endsAt: number }>();
+  /** Starts measuring a pending request's wait: what is left of it, never more than its whole `timeout_ms`. */
+  const measure = (record: InteractionRecord) => {
+    const whole = record.deadline - record.createdAt;
+    const left = Math.max(0, Math.min(record.deadline - now(), whole));
+    waits.set(watchKey(record.identity.sessionId, record.identity.requestId), {
+      sessionKey: sessionKey(record.identity.sessionId),
+      requestId: record.identity.requestId,
+      endsAt: monotonic() + left,
+    });
+  };
   const notify = (record: InteractionRecord) => {
     const set = watchers.get(watchKey(record.identity.sessionId, record.identity.requestId));
     if (!set) return;
@@ -178,6 +206,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     ).changes;
     if (changed !== 1)
       throw storeError("interaction_store_error", "the request changed while it was settled");
+    waits.delete(watchKey(next.identity.sessionId, next.identity.requestId));
   };
 
   const settleTx = db.transaction(
@@ -234,6 +263,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
         JSON.stringify(base),
       ).changes;
       if (inserted !== 1) throw interactionDuplicate(requestId);
+      measure(record);
     }),
     get: guarded((sessionId: string | undefined, requestId: string) => {
       const row = statements.get.get(sessionKey(sessionId), requestId) as Row | undefined;
@@ -268,7 +298,20 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       };
     },
     expireOverdue: guarded(() => {
-      const settled = endPending.immediate(statements.overdue.all(now()) as Row[], "expired");
+      const elapsed = monotonic();
+      const due: Row[] = [];
+      // Requests this store measures: by elapsed time only.
+      for (const [k, wait] of waits) {
+        if (wait.endsAt > elapsed) continue;
+        const row = statements.pendingOne.get(wait.sessionKey, wait.requestId) as Row | undefined;
+        if (row) due.push(row);
+        else waits.delete(k);
+      }
+      // Any other request (written by another connection): by its persisted wall-clock deadline.
+      for (const row of statements.overdue.all(now()) as Row[]) {
+        if (!waits.has(`${row.session_key}\u0000${row.request_id}`)) due.push(row);
+      }
+      const settled = endPending.immediate(due, "expired");
       for (const record of settled) notify(record);
       return settled.length;
     }),
@@ -292,13 +335,17 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       closed = true;
       if (sweepTimer !== undefined) clearInterval(sweepTimer);
       watchers.clear();
+      waits.clear();
       db.close();
     },
   };
 
-  // Recovery: requests whose deadline passed while the host was down end `expired`; old settled rows go.
+  // Recovery: requests whose deadline passed while the host was down end `expired` (the wall clock is the only
+  // time that outlived the process); the others are measured from now on, for at most their whole `timeout_ms`
+  // (a wall clock set back while the host was down cannot stretch them); old settled rows go.
   try {
     store.expireOverdue();
+    for (const record of store.pending()) measure(record);
     store.prune();
   } catch (error) {
     db.close();
