@@ -30,28 +30,40 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 ];
 
 /**
+ * Refuses, without writing a byte, a database this package must not touch: another application's
+ * (`interaction_store_foreign`) or one written by a newer version (`interaction_store_schema_newer`). Run before
+ * anything that writes (even switching the journal to WAL rewrites the file header).
+ */
+export function checkSchema(db: Database.Database): void {
+  const applicationId = db.pragma("application_id", { simple: true }) as number;
+  const version = db.pragma("user_version", { simple: true }) as number;
+  const tables = (
+    db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
+      n: number;
+    }
+  ).n;
+  if (applicationId !== SQLITE_APPLICATION_ID && (applicationId !== 0 || tables > 0)) {
+    throw storeError("interaction_store_foreign", "the database file belongs to another application");
+  }
+  if (version > SQLITE_SCHEMA_VERSION) {
+    throw storeError(
+      "interaction_store_schema_newer",
+      `schema version ${version} is newer than ${SQLITE_SCHEMA_VERSION}; upgrade @raw/store-sqlite`,
+    );
+  }
+}
+
+/**
  * Brings the database to `SQLITE_SCHEMA_VERSION` in one transaction: an empty database is initialized, an older
  * schema migrated. A database of another application is `interaction_store_foreign`; one written by a newer
  * version of this package is `interaction_store_schema_newer`. Nothing is changed in either case.
  */
 export function migrate(db: Database.Database): void {
   db.transaction(() => {
+    // Checked again inside the write transaction: another connection may have changed the file meanwhile.
+    checkSchema(db);
     const applicationId = db.pragma("application_id", { simple: true }) as number;
     const version = db.pragma("user_version", { simple: true }) as number;
-    const tables = (
-      db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
-        n: number;
-      }
-    ).n;
-    if (applicationId !== SQLITE_APPLICATION_ID && (applicationId !== 0 || tables > 0)) {
-      throw storeError("interaction_store_foreign", "the database file belongs to another application");
-    }
-    if (version > SQLITE_SCHEMA_VERSION) {
-      throw storeError(
-        "interaction_store_schema_newer",
-        `schema version ${version} is newer than ${SQLITE_SCHEMA_VERSION}; upgrade @raw/store-sqlite`,
-      );
-    }
     for (let v = version; v < SQLITE_SCHEMA_VERSION; v++) db.exec(SQLITE_MIGRATIONS[v] as string);
     if (applicationId === 0) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
     if (version !== SQLITE_SCHEMA_VERSION) db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION}`);

@@ -13,7 +13,7 @@ import { deepFreeze, isContractError } from "@raw/schema";
 import Database from "better-sqlite3";
 import { sqliteCode, storeError } from "./errors.js";
 import { DEFAULT_REPLAY_WINDOW_MS, DEFAULT_SWEEP_INTERVAL_MS, SQLITE_BUSY_TIMEOUT_MS } from "./limits.js";
-import { migrate } from "./migrations.js";
+import { checkSchema, migrate } from "./migrations.js";
 
 /** Options of `openSqliteInteractionStore`. */
 export interface SqliteInteractionStoreOptions {
@@ -125,6 +125,8 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     );
   }
   try {
+    // A foreign or newer database is refused before anything writes to it (WAL mode rewrites the header).
+    checkSchema(db);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PanelDeclaration } from "@raw/panel";
@@ -56,27 +56,33 @@ describe("the database file", () => {
     const db = new Database(path);
     db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     db.close();
+    const bytes = readFileSync(path);
     expect(codeOf(() => openSqliteInteractionStore({ path, sweepIntervalMs: 0 }))).toBe(
       `interaction_store_schema_newer | interaction_store_schema_newer: schema version ${SQLITE_SCHEMA_VERSION + 1} is newer than ${SQLITE_SCHEMA_VERSION}; upgrade @raw/store-sqlite`,
     );
     const after = new Database(path, { readonly: true });
     expect(after.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION + 1);
     after.close();
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
-  it("refuses another application's database without touching its tables", () => {
-    const path = fresh();
+  it("refuses another application's database without writing a byte (not even the WAL header)", () => {
+    const folder = mkdtempSync(join(dir, "foreign-"));
+    const path = join(folder, "other.db");
     const db = new Database(path);
     db.exec(
       "CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO accounts VALUES (1, 'x')",
     );
     db.close();
+    const bytes = readFileSync(path);
     expect(codeOf(() => openSqliteInteractionStore({ path, sweepIntervalMs: 0 }))).toBe(
       "interaction_store_foreign | interaction_store_foreign: the database file belongs to another application",
     );
     const after = new Database(path, { readonly: true });
     expect(after.prepare("SELECT name FROM sqlite_schema").all()).toEqual([{ name: "accounts" }]);
     after.close();
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(readdirSync(folder)).toEqual(["other.db"]);
   });
 
   it("refuses a file that is not a database: interaction_store_corrupt, the file unchanged", () => {
@@ -86,6 +92,7 @@ describe("the database file", () => {
     expect(codeOf(() => openSqliteInteractionStore({ path, sweepIntervalMs: 0 }))).toBe(
       "interaction_store_corrupt | interaction_store_corrupt: the database file is not a valid interaction database",
     );
+    expect(readFileSync(path, "utf8")).toBe(junk);
   });
 
   it("a path that cannot be opened: interaction_store_unavailable; an empty path: interaction_store_invalid", () => {
