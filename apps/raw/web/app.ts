@@ -52,6 +52,7 @@ interface PanelView {
   declaration?: { title: string };
 }
 interface WebState {
+  run: string;
   tools: ToolView[];
   calls: CallView[];
   approvals: ApprovalView[];
@@ -142,6 +143,8 @@ const calls = new Map<string, HTMLLIElement>();
 const approvals = new Map<string, HTMLElement>();
 const interactions = new Map<string, InteractionView>();
 const panels = new Map<string, RawPanelElement>();
+/** The server run the page last saw: another one on a reconnect means raw serve restarted. */
+let serverRun: string | undefined;
 
 function skeleton(tool: ToolView): string {
   const out: Record<string, unknown> = {};
@@ -386,14 +389,54 @@ function refreshAwaiting(): void {
   for (const [key, panel] of panels) panel.awaiting = pendingFor(key) !== undefined;
 }
 
+/**
+ * An approval card the server no longer waits for: its buttons go, so it can never be approved, and a note says
+ * why. It stays until the next reconnect so the reader sees what happened.
+ */
+function markApprovalGone(id: string, restarted: boolean): void {
+  const node = approvals.get(id);
+  approvals.delete(id);
+  if (!node) return;
+  node.setAttribute("data-gone", "");
+  node.querySelector(".buttons")?.remove();
+  node.append(
+    el(
+      "p",
+      { class: "gone", role: "status" },
+      restarted
+        ? "Gone: raw serve restarted and the call that asked ended; it can no longer be approved."
+        : "No longer waiting: it was answered or ended while the page was disconnected.",
+    ),
+  );
+}
+
+/** A question whose call ended with the previous run of the server: shown as gone, never answerable. */
+function noteInteractionGone(view: InteractionView): void {
+  approvalList.append(
+    el(
+      "p",
+      { class: "gone", role: "status", "data-gone-interaction": view.requestId },
+      `Gone: the question of ${view.fullId} ended when raw serve restarted; it can no longer be answered.`,
+    ),
+  );
+}
+
 function redraw(state: WebState): void {
+  const restarted = serverRun !== undefined && state.run !== serverRun;
+  serverRun = state.run;
   showTools(state.tools);
   timeline.replaceChildren();
   calls.clear();
   for (const call of state.calls) renderCall(call);
-  approvalList.replaceChildren();
-  approvals.clear();
+  // What the last reconnect marked gone has been read; what is gone now is marked, never left approvable.
+  for (const node of approvalList.querySelectorAll("[data-gone], [data-gone-interaction]")) node.remove();
+  const waiting = new Set(state.approvals.map((card) => card.id));
+  for (const id of [...approvals.keys()]) if (!waiting.has(id)) markApprovalGone(id, restarted);
   for (const card of state.approvals) renderApproval(card);
+  const stillPending = new Set(state.interactions.map((i) => i.requestId));
+  if (restarted)
+    for (const view of interactions.values())
+      if (!stillPending.has(view.requestId)) noteInteractionGone(view);
   interactions.clear();
   for (const i of state.interactions) interactions.set(i.requestId, i);
   const keys = new Set<string>();

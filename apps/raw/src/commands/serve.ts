@@ -1,21 +1,27 @@
 import { parseCommand, stringOption } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
-import { openStateStore } from "../support/state-store.js";
+import {
+  interruptOrphans,
+  loadServeAddress,
+  openStateStore,
+  saveServeAddress,
+} from "../support/state-store.js";
 import { sessionCwd } from "./call.js";
 
-/** Parses `--port`: an integer from 0 to 65535. */
-function portOption(value: string | undefined, usage: string): number {
-  if (value === undefined) return 0;
+/** Parses `--port`: an integer from 0 to 65535 (`undefined` when not given). */
+function portOption(value: string | undefined, usage: string): number | undefined {
+  if (value === undefined) return undefined;
   if (!/^\d{1,5}$/u.test(value) || Number(value) > 65_535)
     throw new UsageError(`--port must be a port number, not ${value}`, usage);
   return Number(value);
 }
 
 /**
- * `raw serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--host addr] [--port n]`: a local web page
- * for one session of the reference app. It prints the page's address (with its per-run token) and serves until
- * Ctrl-C.
+ * `raw serve [--tool dir]... [--rules f] [--hook dir]... [--cwd dir] [--host addr] [--port n] [--state f]`: a local
+ * web page for one session of the reference app. It prints the page's address (with its per-run token) and serves
+ * until Ctrl-C. With `--state`, the token and port are kept in the state file, so a restart serves the same address
+ * and an open page reconnects on its own.
  */
 export async function run(
   argv: string[],
@@ -32,26 +38,46 @@ export async function run(
   // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
   const statePath = stringOption(args, "state");
   const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
+  // With `--state`, a restart serves the same address: the token (and the port, unless `--port` says otherwise or
+  // it is taken) come from the file, so an open page reconnects by itself. The calls of the previous run ended
+  // with it: their pending questions end `interrupted` (owner loss) and can no longer be answered.
+  const kept = interactionStore === undefined ? undefined : loadServeAddress(interactionStore);
+  if (interactionStore !== undefined) interruptOrphans(interactionStore);
   const { startServe } = await import("../serve/server.js");
   const host = stringOption(args, "host") as string;
+  const serveOptions = {
+    cwd,
+    tools: workspace.tools,
+    rules: workspace.rules,
+    hooks: workspace.hooks,
+    host,
+    interactionStore,
+    ...(kept !== undefined ? { token: kept.token } : {}),
+  };
   let served: Awaited<ReturnType<typeof startServe>>;
   try {
-    served = await startServe({
-      cwd,
-      tools: workspace.tools,
-      rules: workspace.rules,
-      hooks: workspace.hooks,
-      host,
-      port,
-      interactionStore,
-    });
+    try {
+      served = await startServe({ ...serveOptions, port: port ?? kept?.port ?? 0 });
+    } catch (error) {
+      // The kept port is taken (and the user named none): serve on a free one; the page must be reopened.
+      if (
+        port !== undefined ||
+        kept?.port === undefined ||
+        (error as { code?: unknown }).code !== "EADDRINUSE"
+      )
+        throw error;
+      served = await startServe({ ...serveOptions, port: 0 });
+    }
   } catch (error) {
     const coded = error as { code?: unknown; message?: unknown };
     io.stderr.write(
       `raw: ${typeof coded.code === "string" ? coded.code : "serve_failed"}: ${String(coded.message ?? error)}\n`,
     );
+    interactionStore?.close();
     return EXIT_FAILURE;
   }
+  if (interactionStore !== undefined)
+    saveServeAddress(interactionStore, { token: served.token, port: Number(new URL(served.origin).port) });
   io.stdout.write(
     `raw serve: open ${served.url}\n(the address carries this run's token; Ctrl-C stops the server)\n`,
   );

@@ -263,10 +263,17 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       else send(res, 500, { code: "internal_error", message: "the request failed" }, headers);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    // Nothing stays open when the address is taken: the caller may try another port.
+    session.close();
+    hub.close();
+    throw error;
+  }
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("raw serve: no address");
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;

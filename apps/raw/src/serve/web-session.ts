@@ -65,6 +65,8 @@ export interface ToolView {
 
 /** Everything a page needs to draw itself after a (re)connect. */
 export interface WebState {
+  /** This run of the server: a page that reconnects and sees another one knows the server restarted. */
+  readonly run: string;
   readonly tools: ToolView[];
   readonly calls: CallView[];
   readonly approvals: ApprovalView[];
@@ -130,6 +132,7 @@ function resultView(result: ToolResult): NonNullable<CallView["result"]> {
 
 /** Opens the web session: a real reference session whose approvals, forms and panels live in the page. */
 export async function openWebSession(options: WebSessionOptions, hub: EventHub): Promise<WebSession> {
+  const runId = randomUUID();
   const calls: CallView[] = [];
   const approvals = new Map<string, ApprovalView & { resolve(approved: boolean): void }>();
   const panels = new Map<string, PanelView>();
@@ -262,6 +265,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
 
   const web: WebSession = {
     state: () => ({
+      run: runId,
       tools,
       calls: [...calls],
       approvals: [...approvals.values()].map(({ resolve: _resolve, ...card }) => card),

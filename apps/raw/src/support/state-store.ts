@@ -1,12 +1,43 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { isContractError } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { CliFailure } from "./io.js";
 
+/** The mode of a state file and its WAL companions: it holds `raw serve`'s token, so only its owner reads it. */
+export const STATE_FILE_MODE = 0o600;
+
+/** The reserved snapshot key under which `raw serve --state` keeps its address (never a real session id). */
+export const SERVE_ADDRESS_KEY = "raw-serve/address";
+
+/** What `raw serve --state` keeps so a restart serves the same URL: the per-run token and the port. */
+export interface ServeAddress {
+  /** 32 random bytes, base64url (43 characters). */
+  readonly token: string;
+  /** The port the last run listened on. */
+  readonly port: number;
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/u;
+
+/** Restricts the state file (and its `-wal`/`-shm` companions, when present) to its owner. */
+function restrict(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, STATE_FILE_MODE);
+    } catch {
+      // A companion that does not exist yet is created by SQLite with the database file's mode.
+    }
+  }
+}
+
 /**
  * Opens the `--state <file>` interaction store (`@raw/store-sqlite`): requests live in that SQLite file and
  * survive a restart. `better-sqlite3` is an optional peer of the CLI, so a missing one is a coded failure that says
- * what to install; an unusable file is the store's own coded error.
+ * what to install; an unusable file is the store's own coded error, and nothing falls back to memory. A new file is
+ * created with mode 0600 (an existing one is restricted to 0600 once it opened as a Raw database), since
+ * `raw serve` keeps its token there.
  */
 export async function openStateStore(path: string, cwd: string): Promise<SqliteInteractionStore> {
   let open: typeof import("@raw/store-sqlite").openSqliteInteractionStore;
@@ -18,11 +49,72 @@ export async function openStateStore(path: string, cwd: string): Promise<SqliteI
       "--state needs the better-sqlite3 package; install it next to the CLI: npm install better-sqlite3@12",
     );
   }
+  const file = resolve(cwd, path);
+  let created = false;
+  if (!existsSync(file)) {
+    try {
+      // An empty file is an empty SQLite database: created owner-only before SQLite writes a byte.
+      closeSync(openSync(file, "wx", STATE_FILE_MODE));
+      created = true;
+    } catch {
+      // The folder is missing or not writable: the store reports it with its own code.
+    }
+  }
   try {
-    return open({ path: resolve(cwd, path) });
+    const store = open({ path: file });
+    restrict(file);
+    return store;
   } catch (error) {
+    if (created) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Nothing more to undo.
+      }
+    }
     if (!isContractError(error))
       throw new CliFailure("interaction_store_error", "cannot open the state file");
     throw new CliFailure(error.code, error.message.replace(`${error.code}: `, ""));
   }
+}
+
+/**
+ * The address `raw serve --state` kept from its last run, or a fresh one (a new random token, no port) when the
+ * file holds none or an invalid one.
+ */
+export function loadServeAddress(store: SqliteInteractionStore): { token: string; port?: number } {
+  let kept: unknown;
+  try {
+    kept = store.loadPanels(SERVE_ADDRESS_KEY);
+  } catch {
+    kept = undefined;
+  }
+  const value = kept as Partial<ServeAddress> | undefined;
+  const token =
+    typeof value?.token === "string" && TOKEN_PATTERN.test(value.token)
+      ? value.token
+      : randomBytes(32).toString("base64url");
+  const port =
+    typeof value?.port === "number" && Number.isInteger(value.port) && value.port > 0 && value.port <= 65_535
+      ? value.port
+      : undefined;
+  return port === undefined ? { token } : { token, port };
+}
+
+/** Keeps the address of this run of `raw serve --state` for the next one. */
+export function saveServeAddress(store: SqliteInteractionStore, address: ServeAddress): void {
+  store.savePanels(SERVE_ADDRESS_KEY, { token: address.token, port: address.port });
+}
+
+/**
+ * Recovery after owner loss (`panels.md` §13.5): the requests still pending in a state file belong to calls of a
+ * process that ended (one host process per file), and no call can take their answer any more, so each ends
+ * `interrupted` and a late answer gets `interaction_conflict`. Returns how many.
+ */
+export function interruptOrphans(store: SqliteInteractionStore): number {
+  let count = 0;
+  for (const owner of new Set(store.pending().map((record) => record.identity.owner))) {
+    count += store.interruptPending(owner);
+  }
+  return count;
 }
