@@ -27,6 +27,11 @@ export interface SqliteInteractionStoreOptions {
   now?: () => number;
   /** Elapsed time in milliseconds that never jumps (default `performance.now`): the sweep's measure of a wait. */
   monotonic?: () => number;
+  /**
+   * Holds the file for this process alone until `close` (SQLite's exclusive locking mode): another process that
+   * opens it fails with `interaction_store_busy`, so two hosts never share one file by mistake (default `false`).
+   */
+  exclusive?: boolean;
 }
 
 /** The SQLite interaction store: the synchronous store contract plus recovery, pruning and panel snapshots. */
@@ -82,6 +87,9 @@ function recordOf(row: Row): InteractionRecord {
 function translate(error: unknown): unknown {
   if (isContractError(error)) return error;
   const code = sqliteCode(error);
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
+    return storeError("interaction_store_busy", "the database file is in use by another process");
+  }
   if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") {
     return storeError("interaction_store_corrupt", "the database file is not a valid interaction database");
   }
@@ -105,7 +113,8 @@ function guarded<A extends unknown[], R>(run: (...args: A) => R): (...args: A) =
  * Opens (or creates) the SQLite interaction store of one host process: WAL mode, a versioned schema migrated on
  * open, pending requests recovered with their deadlines (those that passed while the host was down settle
  * `expired` at once), idempotent replays that survive a restart, and settled rows pruned after the replay window.
- * Throws `interaction_store_corrupt`, `interaction_store_foreign`, `interaction_store_schema_newer` or
+ * Throws `interaction_store_corrupt`, `interaction_store_foreign`, `interaction_store_schema_newer`,
+ * `interaction_store_busy` (an `exclusive` store of another process holds the file) or
  * `interaction_store_unavailable`; it never falls back to memory by itself.
  */
 export function openSqliteInteractionStore(options: SqliteInteractionStoreOptions): SqliteInteractionStore {
@@ -125,6 +134,8 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     );
   }
   try {
+    // Exclusive mode takes effect with the first read below and holds the lock until close.
+    if (options.exclusive === true) db.pragma("locking_mode = EXCLUSIVE");
     // A foreign or newer database is refused before anything writes to it (WAL mode rewrites the header).
     checkSchema(db);
     db.pragma("journal_mode = WAL");

@@ -338,3 +338,43 @@ describe("kill -9 during submissions", () => {
     store.close();
   });
 });
+
+describe("one host process per file", () => {
+  it("an exclusive store holds the file: another process gets interaction_store_busy and changes nothing, until close", async () => {
+    const path = fresh();
+    const store = openSqliteInteractionStore({ path, sweepIntervalMs: 0, exclusive: true });
+    const record = sampleInteractionRecord({ sessionId: "s1" });
+    store.create(record);
+    // Another process opening the same file: the plain driver, as any other host would.
+    const probe = (readonly: boolean) =>
+      new Promise<string>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            "-e",
+            `const D = require("better-sqlite3");
+             try {
+               const db = new D(process.argv[1], { readonly: ${readonly}, timeout: 100 });
+               db.prepare("SELECT count(*) AS n FROM raw_interactions").get();
+               console.log("opened");
+             } catch (e) { console.log(e.code); }`,
+            path,
+          ],
+          { stdio: ["ignore", "pipe", "inherit"] },
+        );
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+        });
+        child.on("exit", () => resolve(out.trim()));
+      });
+    expect(await probe(true)).toBe("SQLITE_BUSY");
+    expect(await probe(false)).toBe("SQLITE_BUSY");
+    expect(store.get("s1", record.identity.requestId)?.state).toBe("pending");
+    store.close();
+    expect(await probe(true)).toBe("opened");
+    const again = openSqliteInteractionStore({ path, sweepIntervalMs: 0 });
+    expect(again.get("s1", record.identity.requestId)).toEqual(record);
+    again.close();
+  });
+});

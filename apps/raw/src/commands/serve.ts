@@ -37,7 +37,8 @@ export async function run(
   if (workspace === undefined) return EXIT_FAILURE;
   // `--state <file>`: interaction requests live in that SQLite file and survive a restart (default: in memory).
   const statePath = stringOption(args, "state");
-  const interactionStore = statePath === undefined ? undefined : await openStateStore(statePath, here);
+  const interactionStore =
+    statePath === undefined ? undefined : await openStateStore(statePath, here, { exclusive: true });
   // With `--state`, a restart serves the same address: the token (and the port, unless `--port` says otherwise or
   // it is taken) come from the file, so an open page reconnects by itself. The calls of the previous run ended
   // with it: their pending questions end `interrupted` (owner loss) and can no longer be answered.

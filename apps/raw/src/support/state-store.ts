@@ -37,9 +37,14 @@ function restrict(path: string): void {
  * survive a restart. `better-sqlite3` is an optional peer of the CLI, so a missing one is a coded failure that says
  * what to install; an unusable file is the store's own coded error, and nothing falls back to memory. A new file is
  * created with mode 0600 (an existing one is restricted to 0600 once it opened as a Raw database), since
- * `raw serve` keeps its token there.
+ * `raw serve` keeps its token there. `exclusive` (`raw serve`) holds the file for this process alone: any other
+ * process that opens it meanwhile fails with `interaction_store_busy`, so no second host takes its questions.
  */
-export async function openStateStore(path: string, cwd: string): Promise<SqliteInteractionStore> {
+export async function openStateStore(
+  path: string,
+  cwd: string,
+  options: { exclusive?: boolean } = {},
+): Promise<SqliteInteractionStore> {
   let open: typeof import("@raw/store-sqlite").openSqliteInteractionStore;
   try {
     ({ openSqliteInteractionStore: open } = await import("@raw/store-sqlite"));
@@ -61,7 +66,7 @@ export async function openStateStore(path: string, cwd: string): Promise<SqliteI
     }
   }
   try {
-    const store = open({ path: file });
+    const store = open({ path: file, ...(options.exclusive === true ? { exclusive: true } : {}) });
     restrict(file);
     return store;
   } catch (error) {

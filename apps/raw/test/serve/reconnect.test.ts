@@ -2,15 +2,15 @@
 // recovers without a reload. With `--state`, a restarted `raw serve` serves the same address (token and port kept in
 // the 0600 state file); what the killed run was asking is shown as gone, never approvable, and new questions are
 // answered in the same page. Without `--state` the token changes and the page says to reload.
-import type { ChildProcess } from "node:child_process";
-import { statSync } from "node:fs";
+import { type ChildProcess, spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openWatchedPage, screenshotsDir } from "../../../../test-support/browser.js";
-import { appRoot, fixtures, tempDir } from "../cli/helpers.js";
+import { appRoot, bin, fixtures, tempDir } from "../cli/helpers.js";
 import { rawRequest, startServeProcess } from "./serve-process.js";
 
 const SCREENSHOTS = screenshotsDir(appRoot);
@@ -165,11 +165,20 @@ describe("the page recovers from a lost connection", () => {
     const second = await serve(args);
     expect(second.url).toBe(first.url);
     await expect.poll(() => connection(page), { timeout: 15_000 }).toBe("live");
+    const oldApproval = (await card.getAttribute("data-approval")) as string;
     await expect.poll(() => card.getAttribute("data-gone")).toBe("");
     expect(await card.getByRole("button").count()).toBe(0);
     expect(await card.locator(".gone").textContent()).toBe(
       "Gone: raw serve restarted and the call that asked ended; it can no longer be approved.",
     );
+
+    const stale = await rawRequest(`${second.url}api/approvals/${oldApproval}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ approved: true }),
+    });
+    expect(stale.status).toBe(404);
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
 
     // 2. A question pending when the server dies ends `interrupted`: shown as gone, an answer is refused.
     await compose(page, "ask_user", QUESTION);
@@ -222,11 +231,20 @@ describe("the page recovers from a lost connection", () => {
     expect(watch.dialogs).toEqual([]);
     await page.close();
 
+    // A second host on the same state file is refused while this one runs: it cannot take (or end) its questions.
+    const other = spawnSync(process.execPath, [bin, "serve", ...args], { encoding: "utf8", timeout: 30_000 });
+    expect(other.status).toBe(1);
+    expect(other.stderr).toBe(
+      "raw: interaction_store_busy: the database file is in use by another process\n",
+    );
+    expect(other.stdout).toBe("");
+
     // The token is printed once per run and nowhere else; the state file stays owner-only.
     expect(third.output()).toBe(
       `raw serve: open ${first.url}\n(the address carries this run's token; Ctrl-C stops the server)\n`,
     );
     expect(statSync(state).mode & 0o777).toBe(0o600);
+    if (existsSync(`${state}-wal`)) expect(statSync(`${state}-wal`).mode & 0o777).toBe(0o600);
     expect(await third.stop()).toBe(0);
   });
 

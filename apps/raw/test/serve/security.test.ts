@@ -137,10 +137,20 @@ describe("raw serve --state", () => {
     }
     expect(pending).toBe(1);
     const { default: Database } = await import("better-sqlite3");
-    const db = new Database(state, { readonly: true });
-    const rows = db.prepare("SELECT count(*) AS n FROM raw_interactions").get() as { n: number };
-    db.close();
-    expect(rows.n).toBe(1);
+    // While it serves, the file is this host's alone: another process cannot even read it.
+    expect(() => {
+      const held = new Database(state, { readonly: true, timeout: 100 });
+      try {
+        held.prepare("SELECT count(*) AS n FROM raw_interactions").get();
+      } finally {
+        held.close();
+      }
+    }).toThrow(expect.objectContaining({ code: "SQLITE_BUSY" }));
     expect(await served.stop()).toBe(0);
+    // Stopping ends the question it was asking (the call ended with the server): kept in the file as interrupted.
+    const db = new Database(state, { readonly: true });
+    const rows = db.prepare("SELECT state, revision FROM raw_interactions").all();
+    db.close();
+    expect(rows).toEqual([{ state: "interrupted", revision: 2 }]);
   });
 });
