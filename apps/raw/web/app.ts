@@ -424,6 +424,8 @@ function noteInteractionGone(view: InteractionView): void {
 function redraw(state: WebState): void {
   const restarted = serverRun !== undefined && state.run !== serverRun;
   serverRun = state.run;
+  // A new server run numbers its panels afresh: the old elements go, so no revision of the last run holds them back.
+  if (restarted) for (const key of [...panels.keys()]) removePanel(key);
   showTools(state.tools);
   timeline.replaceChildren();
   calls.clear();
