@@ -79,15 +79,21 @@ export async function run(
   }
   if (interactionStore !== undefined)
     saveServeAddress(interactionStore, { token: served.token, port: Number(new URL(served.origin).port) });
-  io.stdout.write(
-    `raw serve: open ${served.url}\n(the address carries this run's token; Ctrl-C stops the server)\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
+  // The stop signals are heard before the address is printed: a Ctrl-C right after it still closes cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     options.signal?.addEventListener("abort", stop, { once: true });
   });
+  io.stdout.write(
+    `raw serve: open ${served.url}\n(the address carries this run's token; Ctrl-C stops the server)\n`,
+  );
+  await stopped;
   await served.close();
   interactionStore?.close();
   return EXIT_OK;

@@ -266,4 +266,37 @@ describe("the page recovers from a lost connection", () => {
     await page.close();
     expect(await second.stop()).toBe(0);
   });
+
+  it("with --state, a taken port moves the server to a free one with the same token; a bad kept address is replaced", async () => {
+    const cwd = tempDir("raw-serve-port-");
+    const state = join(tempDir("raw-serve-state-"), "state.db");
+    const first = await serve(["--cwd", cwd, "--state", state]);
+    // Stopped right after it printed its address: the stop signal is already heard, the exit is clean.
+    expect(await first.stop()).toBe(0);
+    const taken = createServer();
+    proxies.push(taken);
+    const port = Number(new URL(first.url).port);
+    await new Promise<void>((resolve) => taken.listen(port, "127.0.0.1", () => resolve()));
+    const second = await serve(["--cwd", cwd, "--state", state]);
+    expect(new URL(second.url).port).not.toBe(String(port));
+    expect(second.token).toBe(first.token);
+    expect(await second.stop()).toBe(0);
+
+    const { openStateStore, loadServeAddress, SERVE_ADDRESS_KEY } = await import(
+      "../../src/support/state-store.js"
+    );
+    const store = await openStateStore(state, cwd);
+    expect(loadServeAddress(store)).toEqual({ token: first.token, port: Number(new URL(second.url).port) });
+    for (const bad of [null, "x", { token: "short", port: 80 }, { token: first.token, port: 70_000 }]) {
+      store.savePanels(SERVE_ADDRESS_KEY, bad);
+      const fresh = loadServeAddress(store);
+      expect(fresh.token).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+      if (typeof bad === "object" && bad !== null && bad.token === first.token) {
+        expect(fresh).toEqual({ token: first.token });
+      } else {
+        expect(fresh.token).not.toBe(first.token);
+      }
+    }
+    store.close();
+  });
 });
