@@ -75,11 +75,21 @@ async function post(
   path: string,
   body: unknown,
 ): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    // The server is not reachable (stopped, restarting): nothing was sent, the caller may try again.
+    return {
+      ok: false,
+      status: 0,
+      body: { code: "not_connected", message: "not connected: raw serve cannot be reached; try again" },
+    };
+  }
   let parsed: Record<string, unknown> = {};
   try {
     parsed = (await res.json()) as Record<string, unknown>;
@@ -281,7 +291,11 @@ function renderApproval(card: ApprovalView): void {
   const answer = async (approved: boolean) => {
     for (const button of node.querySelectorAll("button")) button.disabled = true;
     const res = await post(`./api/approvals/${encodeURIComponent(card.id)}`, { approved });
-    if (!res.ok) node.append(el("p", { class: "error" }, String(res.body.message ?? res.status)));
+    if (res.ok) return;
+    node.querySelector("p.error")?.remove();
+    node.append(el("p", { class: "error" }, String(res.body.message ?? res.status)));
+    // Not delivered: the card still waits, so its buttons work again (a reconnect tells whether it is gone).
+    if (res.status === 0) for (const button of node.querySelectorAll("button")) button.disabled = false;
   };
   const approve = el("button", { type: "button", class: "primary" }, "Approve");
   const deny = el("button", { type: "button" }, "Deny");

@@ -162,6 +162,12 @@ describe("the page recovers from a lost connection", () => {
     await kill(first.child);
     await expect.poll(() => connection(page), { timeout: 10_000 }).toBe("reconnecting");
     expect(await page.locator("#connection").textContent()).toBe("Reconnecting…");
+    // A click while the server is down delivers nothing: the card says so and its buttons work again.
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect
+      .poll(() => card.locator("p.error").textContent())
+      .toBe("not connected: raw serve cannot be reached; try again");
+    expect(await card.getByRole("button", { name: "Approve" }).isEnabled()).toBe(true);
     const second = await serve(args);
     expect(second.url).toBe(first.url);
     await expect.poll(() => connection(page), { timeout: 15_000 }).toBe("live");
