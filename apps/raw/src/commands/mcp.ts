@@ -9,6 +9,8 @@ import {
   createToolRegistry,
   type PreToolUseAnswer,
   type PreToolUseRequest,
+  type ToolNotificationEvent,
+  type ToolNotificationRequest,
   type ToolRegistry,
   type ToolRule,
 } from "@raw/tool-api";
@@ -165,10 +167,16 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
+  // Without hooks there is no gate and no notification: dispatch then skips steps 9 and 13 outright.
   const registry = createToolRegistry({
     rules,
-    preToolUse: lateGate(() => dispatcher),
-    notify: (event, request) => dispatcher?.notify(event, request),
+    ...(hooks.length === 0
+      ? {}
+      : {
+          preToolUse: lateGate(() => dispatcher),
+          notify: (event: ToolNotificationEvent, request: ToolNotificationRequest) =>
+            dispatcher?.notify(event, request),
+        }),
   });
   let server: RawMcpServer | undefined;
   const mount = await mountCommand(
