@@ -1,8 +1,14 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
-import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
+import {
+  createMcpServer,
+  listenMcpHttp,
+  type McpMount,
+  mountMcpServer,
+  type RawMcpServer,
+  ServerStdioTransport,
+} from "@raw/mcp";
 import { createPanelHost } from "@raw/panel/host";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
 import {
@@ -214,7 +220,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     const annotations = (name: string) => mount.tools.find((t) => t.name === name)?.annotations;
     server = createMcpServer(registry, { cwd, name: `raw-proxy-${mount.server}`, annotations });
     const stopped = untilStopped(true);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
   } finally {
@@ -249,7 +255,7 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const http = stringOption(args, "http");
   if (http === undefined) {
     const stopped = untilStopped(true);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
     return EXIT_OK;
