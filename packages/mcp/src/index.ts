@@ -16,6 +16,7 @@ export {
   MCP_CLOSE_GRACE_MS,
   MCP_CONNECT_TIMEOUT_MS,
   MCP_MAX_MESSAGE_BYTES,
+  MCP_STDIO_MAX_BUFFER_BYTES,
 } from "./limits.js";
 export {
   type McpMount,
@@ -42,3 +43,4 @@ export {
   PANEL_RESOURCE_PREFIX,
   type RawMcpServer,
 } from "./server.js";
+export { ServerStdioTransport } from "./server-stdio-transport.js";

@@ -15,3 +15,6 @@ export const MAX_MCP_TOOLS = 1_000;
 
 /** Most `tools/list` pages followed for one listing. */
 export const MAX_MCP_LIST_PAGES = 50;
+
+/** Largest unread input `ServerStdioTransport` buffers (bytes), as the SDK's `StdioServerTransport` (10 MiB). */
+export const MCP_STDIO_MAX_BUFFER_BYTES = 10 * 1024 * 1024;

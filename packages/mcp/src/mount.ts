@@ -2,7 +2,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolResultSchema,
   ErrorCode,
   type JSONRPCMessage,
   McpError,
@@ -12,6 +11,7 @@ import {
 import { isContractError, thrownMessage } from "@raw/schema";
 import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry } from "@raw/tool-api";
 import { z } from "zod";
+import { checkCallToolResult } from "./call-tool-result.js";
 import { MCP_CODES, mcpError } from "./codes.js";
 import { MAX_MCP_LIST_PAGES, MAX_MCP_TOOLS, MCP_CALL_TIMEOUT_MS, MCP_CONNECT_TIMEOUT_MS } from "./limits.js";
 import { isValidMcpServerName, isValidMcpToolName, mcpIdentity, serverNameOf } from "./names.js";
@@ -105,6 +105,9 @@ export interface McpMount {
 }
 
 const ToolListPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** What `tools/call` asks the SDK to check: nothing; `checkCallToolResult` checks the result once, the SDK's way. */
+const AnyResult = z.unknown();
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -296,14 +299,19 @@ export async function mountMcpServer(
       try {
         const result = await conn.client.request(
           { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
-          CallToolResultSchema,
+          AnyResult,
           {
             ...(context.signal === undefined ? {} : { signal: context.signal }),
             timeout: callTimeoutMs,
             maxTotalTimeout: callTimeoutMs,
           },
         );
-        return mapMcpResult(result);
+        const checked = checkCallToolResult(result);
+        if (!checked.ok) {
+          const { code, message } = classify(checked.error, context.signal);
+          return errorResult(code, message);
+        }
+        return mapMcpResult(checked.result);
       } catch (error) {
         const { code, message } = classify(error, context.signal);
         return errorResult(code, message);

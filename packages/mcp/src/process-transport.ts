@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_CODES } from "./codes.js";
+import { parseJsonRpcMessage } from "./jsonrpc-message.js";
 import { signalSession } from "./kill-session.js";
 import { MCP_CLOSE_GRACE_MS, MCP_MAX_MESSAGE_BYTES } from "./limits.js";
 
@@ -164,8 +165,8 @@ export class ProcessTransport implements Transport {
       this.#fail(findId(text.slice(0, EDGE_BYTES)), MCP_CODES.invalidResult, "malformed JSON-RPC message");
       return;
     }
-    const checked = JSONRPCMessageSchema.safeParse(parsed);
-    if (!checked.success) {
+    const checked = parseJsonRpcMessage(parsed);
+    if (!checked.ok) {
       const id = typeof parsed === "object" && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
       this.#fail(
         typeof id === "string" || typeof id === "number" ? id : undefined,
@@ -174,8 +175,8 @@ export class ProcessTransport implements Transport {
       );
       return;
     }
-    this.#observe("receive", checked.data);
-    this.onmessage?.(checked.data);
+    this.#observe("receive", checked.message);
+    this.onmessage?.(checked.message);
   }
 
   /** Fails the request `id` (when known) with a JSON-RPC error carrying `code`; reports the problem either way. */

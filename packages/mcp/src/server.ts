@@ -1,10 +1,13 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   type Tool,
@@ -22,6 +25,7 @@ import type {
   ToolResult,
 } from "@raw/tool-api";
 import { approvalMessage } from "./approval-text.js";
+import { checkCallToolResult } from "./call-tool-result.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
 import { toMcpResult } from "./result-mapping.js";
 
@@ -83,6 +87,26 @@ function panelUri(fullId: string): string {
   return `${PANEL_RESOURCE_PREFIX}${encodeURIComponent(fullId)}`;
 }
 
+/**
+ * The base registration of request handlers (the SDK's `Protocol`): it parses each request with its schema once.
+ * `Server`'s own registration of `tools/call` wraps it to parse the request a second time and the result with the
+ * whole `CallToolResultSchema`; the `tools/call` handler below is registered here and checks its result itself
+ * (`checkedResult`), with the same outcome and error as that wrapper.
+ */
+const setBaseRequestHandler = Protocol.prototype.setRequestHandler as Server["setRequestHandler"];
+
+/**
+ * What `Server`'s `tools/call` wrapper does with a handler's result: the result as `CallToolResultSchema` outputs
+ * it, or an `InvalidParams` error with the SDK's message. (Its task branch is unreachable here: the server declares
+ * no task support, so the SDK refuses a task-augmented call before any handler runs.)
+ */
+function checkedResult(result: CallToolResult): CallToolResult {
+  const checked = checkCallToolResult(result);
+  if (!checked.ok)
+    throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+  return checked.result;
+}
+
 /** Dispatch's call id from an MCP request id, unique per connection. */
 let connectionCounter = 0;
 
@@ -139,94 +163,104 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
 
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
 
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const signal = extra.signal;
-      const approve: ApprovalCallback | undefined = canElicit()
-        ? async (approval) => {
-            const answer = await server.elicitInput(
-              {
-                mode: "form",
-                message: approvalMessage(approval),
-                requestedSchema: {
-                  type: "object",
-                  properties: {
-                    approve: { type: "boolean", title: "Approve", description: "Run this call" },
+    setBaseRequestHandler.call(
+      server,
+      CallToolRequestSchema,
+      async (request, extra): Promise<CallToolResult> => {
+        const signal = extra.signal;
+        const approve: ApprovalCallback | undefined = canElicit()
+          ? async (approval) => {
+              const answer = await server.elicitInput(
+                {
+                  mode: "form",
+                  message: approvalMessage(approval),
+                  requestedSchema: {
+                    type: "object",
+                    properties: {
+                      approve: { type: "boolean", title: "Approve", description: "Run this call" },
+                    },
+                    required: ["approve"],
                   },
-                  required: ["approve"],
                 },
-              },
-              { signal: approval.signal ?? signal },
+                { signal: approval.signal ?? signal },
+              );
+              return answer.action === "accept" && answer.content?.approve === true;
+            }
+          : undefined;
+        const interactions: ToolInteractionsContext = {
+          request: async (input) => {
+            const form = formOf(input.document);
+            if (form === undefined || !canElicit()) {
+              throw new ContractError(
+                "interaction_unavailable",
+                form === undefined
+                  ? "interaction_unavailable: this form does not fit an MCP elicitation"
+                  : "interaction_unavailable: the MCP client does not support elicitation",
+              );
+            }
+            const prepared = prepareForm(form.fields, options.maxOutputBytes ?? 65_536);
+            const answer = await server.elicitInput(
+              { mode: "form", message: form.message, requestedSchema: elicitationSchema(prepared.fields) },
+              { signal },
             );
-            return answer.action === "accept" && answer.content?.approve === true;
-          }
-        : undefined;
-      const interactions: ToolInteractionsContext = {
-        request: async (input) => {
-          const form = formOf(input.document);
-          if (form === undefined || !canElicit()) {
-            throw new ContractError(
-              "interaction_unavailable",
-              form === undefined
-                ? "interaction_unavailable: this form does not fit an MCP elicitation"
-                : "interaction_unavailable: the MCP client does not support elicitation",
-            );
-          }
-          const prepared = prepareForm(form.fields, options.maxOutputBytes ?? 65_536);
-          const answer = await server.elicitInput(
-            { mode: "form", message: form.message, requestedSchema: elicitationSchema(prepared.fields) },
-            { signal },
-          );
-          if (answer.action !== "accept") return { status: "cancelled" };
-          const checked = validateFormAnswers(prepared, answer.content ?? {});
-          if (!checked.ok) {
-            throw new ContractError(
-              checked.issues[0]?.code ?? "interaction_invalid",
-              checked.issues[0]?.message ?? "",
-            );
-          }
-          return { status: "answered", answers: checked.answers };
-        },
-      };
-      const context: DispatchContext = {
-        cwd: options.cwd,
-        signal,
-        ...(options.whitelist === undefined ? {} : { whitelist: options.whitelist }),
-        ...(approve === undefined ? {} : { approve }),
-        ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
-        ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-        interactions,
-      };
-      const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
-      const inspection = registry.inspectionDefinition(request.params.name);
-      const panelCall =
-        options.panels?.beginCall !== undefined && inspection !== undefined
-          ? options.panels.beginCall({
-              owner: inspection.identity,
-              declarations: inspection.panels ?? [],
+            if (answer.action !== "accept") return { status: "cancelled" };
+            const checked = validateFormAnswers(prepared, answer.content ?? {});
+            if (!checked.ok) {
+              throw new ContractError(
+                checked.issues[0]?.code ?? "interaction_invalid",
+                checked.issues[0]?.message ?? "",
+              );
+            }
+            return { status: "answered", answers: checked.answers };
+          },
+        };
+        const context: DispatchContext = {
+          cwd: options.cwd,
+          signal,
+          ...(options.whitelist === undefined ? {} : { whitelist: options.whitelist }),
+          ...(approve === undefined ? {} : { approve }),
+          ...(options.approvalTimeoutMs === undefined
+            ? {}
+            : { approvalTimeoutMs: options.approvalTimeoutMs }),
+          ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+          interactions,
+        };
+        const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
+        // The inspection (a copy of the tool's schemas) only when a panel call needs it.
+        const inspection =
+          options.panels?.beginCall === undefined
+            ? undefined
+            : registry.inspectionDefinition(request.params.name);
+        const panelCall =
+          options.panels?.beginCall !== undefined && inspection !== undefined
+            ? options.panels.beginCall({
+                owner: inspection.identity,
+                declarations: inspection.panels ?? [],
+                toolCallId,
+                source: "model",
+                ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
+              })
+            : undefined;
+        if (panelCall !== undefined) context.panels = panelCall.context;
+        let result: ToolResult;
+        try {
+          result = await registry.dispatch(
+            {
+              name: request.params.name,
+              arguments: request.params.arguments ?? {},
               toolCallId,
               source: "model",
-              ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
-            })
-          : undefined;
-      if (panelCall !== undefined) context.panels = panelCall.context;
-      let result: ToolResult;
-      try {
-        result = await registry.dispatch(
-          {
-            name: request.params.name,
-            arguments: request.params.arguments ?? {},
-            toolCallId,
-            source: "model",
-          },
-          context,
-        );
-      } catch (error) {
-        panelCall?.abandon();
-        throw error;
-      }
-      panelCall?.settle({ hasOtherContent: result.content.length > 0 });
-      return toMcpResult(result);
-    });
+            },
+            context,
+          );
+        } catch (error) {
+          panelCall?.abandon();
+          throw error;
+        }
+        panelCall?.settle({ hasOtherContent: result.content.length > 0 });
+        return checkedResult(toMcpResult(result));
+      },
+    );
 
     if (options.panels !== undefined) {
       const panels = options.panels;

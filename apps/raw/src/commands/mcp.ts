@@ -1,14 +1,22 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
-import { createMcpServer, listenMcpHttp, type McpMount, mountMcpServer, type RawMcpServer } from "@raw/mcp";
+import {
+  createMcpServer,
+  listenMcpHttp,
+  type McpMount,
+  mountMcpServer,
+  type RawMcpServer,
+  ServerStdioTransport,
+} from "@raw/mcp";
 import { createPanelHost } from "@raw/panel/host";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
 import {
   createToolRegistry,
   type PreToolUseAnswer,
   type PreToolUseRequest,
+  type ToolNotificationEvent,
+  type ToolNotificationRequest,
   type ToolRegistry,
   type ToolRule,
 } from "@raw/tool-api";
@@ -165,10 +173,16 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
 
   let dispatcher: HookDispatcher | undefined;
+  // Without hooks there is no gate and no notification: dispatch then skips steps 9 and 13 outright.
   const registry = createToolRegistry({
     rules,
-    preToolUse: lateGate(() => dispatcher),
-    notify: (event, request) => dispatcher?.notify(event, request),
+    ...(hooks.length === 0
+      ? {}
+      : {
+          preToolUse: lateGate(() => dispatcher),
+          notify: (event: ToolNotificationEvent, request: ToolNotificationRequest) =>
+            dispatcher?.notify(event, request),
+        }),
   });
   let server: RawMcpServer | undefined;
   const mount = await mountCommand(
@@ -206,7 +220,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     const annotations = (name: string) => mount.tools.find((t) => t.name === name)?.annotations;
     server = createMcpServer(registry, { cwd, name: `raw-proxy-${mount.server}`, annotations });
     const stopped = untilStopped(true);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
   } finally {
@@ -241,7 +255,7 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const http = stringOption(args, "http");
   if (http === undefined) {
     const stopped = untilStopped(true);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
     return EXIT_OK;
