@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import type { Issue } from "@raw/schema";
 import type { EntryImporter, ToolSourceLocation } from "@raw/tool-api";
@@ -11,11 +11,12 @@ export const ENTRY_IMPORT_TIMEOUT_MS = 10_000;
 /** After the timeout, how long a child has to answer a ping (answering means its event loop is free). */
 const PING_GRACE_MS = 250;
 
-/** After the child's group was killed, how long its output pipes may stay open before they are destroyed. */
-const CLOSE_GRACE_MS = 200;
-
-/** How many child processes are started ahead of need. */
-const MAX_WARM_CHILDREN = 2;
+/**
+ * How many child processes import entries at the same time. One: the entries of a run are small modules imported
+ * one after the other in a process that is already running, and the second core is this process's own (reading and
+ * checking the folders).
+ */
+const MAX_SHARED_CHILDREN = 1;
 
 /** The child script: `dist/validate-child.js` of the package (a small script of its own, no `@raw/*` code). */
 export function validateChildScript(): string {
@@ -30,11 +31,21 @@ interface ChildExit {
 /** One started child process and what it has done so far. */
 interface Child {
   readonly process: ChildProcess;
+  /** The two keys of its answers' MAC (sent to it before any entry is imported). */
+  readonly k1: string;
+  readonly k2: string;
   ready: boolean;
+  /** True while an import request is in flight (its window). */
+  busy: boolean;
+  /** Entries it was asked to import so far: a child with none is fresh. */
+  imports: number;
+  /** Killed, or to be killed: never given another entry. */
+  retired: boolean;
+  /** Bytes it wrote to stdout during the current window (and, before the first, since start). */
   stdoutBytes: number;
   spawnError: Error | undefined;
   readonly exited: Promise<ChildExit>;
-  readonly closed: Promise<void>;
+  readonly onReady: Array<() => void>;
 }
 
 function startChild(cwd: string): Child {
@@ -49,7 +60,12 @@ function startChild(cwd: string): Child {
   });
   const state: Child = {
     process: child,
+    k1: randomBytes(32).toString("hex"),
+    k2: randomBytes(32).toString("hex"),
     ready: false,
+    busy: false,
+    imports: 0,
+    retired: false,
     stdoutBytes: 0,
     spawnError: undefined,
     exited: new Promise((resolve) => {
@@ -59,20 +75,35 @@ function startChild(cwd: string): Child {
         resolve({ code: null, signal: null });
       });
     }),
-    closed: new Promise((resolve) => child.once("close", () => resolve())),
+    onReady: [],
   };
   child.stdout?.on("data", (chunk: Buffer) => {
     state.stdoutBytes += chunk.length;
+    // Bytes between two imports cannot be attributed to an entry: the child is not used again.
+    if (!state.busy) retire(state);
   });
   child.stderr?.resume();
   child.on("message", (message: { type?: unknown } | null) => {
-    if (message?.type === "ready") state.ready = true;
+    if (message?.type !== "ready" || state.ready) return;
+    // The keys go first, before any import request: no entry's code is loaded in the child yet.
+    child.send({ type: "key", k1: state.k1, k2: state.k2 }, () => undefined);
+    state.ready = true;
+    for (const wake of state.onReady.splice(0)) wake();
+  });
+  void state.exited.then(() => {
+    state.retired = true;
+    for (const wake of state.onReady.splice(0)) wake();
   });
   return state;
 }
 
-/** Kills the child's whole process group (it is a session leader), then the child itself. */
-function killChild(child: Child): void {
+/**
+ * Retires a child: kills its whole process group (it is a session leader) and the child itself, and lets go of its
+ * pipes without waiting for them to close (a daemon the entry started may hold them open).
+ */
+function retire(child: Child): void {
+  if (child.retired && child.process.killed) return;
+  child.retired = true;
   const pid = child.process.pid;
   if (pid !== undefined) {
     try {
@@ -82,21 +113,10 @@ function killChild(child: Child): void {
     }
   }
   child.process.kill("SIGKILL");
-}
-
-async function settle(child: Child): Promise<void> {
-  killChild(child);
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    child.closed,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_GRACE_MS);
-    }),
-  ]);
-  clearTimeout(timer);
   child.process.stdout?.destroy();
   child.process.stderr?.destroy();
   if (child.process.connected) child.process.disconnect();
+  child.process.unref();
 }
 
 /** A line and column in the entry file, as the child found them for a syntax error. */
@@ -106,15 +126,49 @@ interface EntryPosition {
 }
 
 type Outcome =
-  | { kind: "imported"; exports: Record<string, string> }
+  | { kind: "imported"; exports: Record<string, string>; pristine: boolean }
   | { kind: "failed"; message: string; location: EntryPosition | undefined }
   | { kind: "exited"; exit: ChildExit }
   | { kind: "timeout"; responsive: boolean };
 
+const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** The answer's body when its MAC is the child's (`sha256(k2 + sha256(k1 + body))`), else undefined. */
+function authenticated(child: Child, message: { body?: unknown; mac?: unknown }): unknown {
+  if (typeof message.body !== "string" || typeof message.mac !== "string") return undefined;
+  const expected = Buffer.from(sha256(child.k2 + sha256(child.k1 + message.body)), "hex");
+  const given = Buffer.from(message.mac, "hex");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    return JSON.parse(message.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function positionOf(location: unknown): EntryPosition | undefined {
+  if (typeof location !== "object" || location === null) return undefined;
+  const { line, column } = location as { line?: unknown; column?: unknown };
+  return Number.isSafeInteger(line) &&
+    Number.isSafeInteger(column) &&
+    (line as number) > 0 &&
+    (column as number) > 0
+    ? { line: line as number, column: column as number }
+    : undefined;
+}
+
+/** Waits for pipe data already on its way (a write of the entry happens before its answer is sent). */
+function drain(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/**
+ * One import window: sends the request, and resolves with the first of the authenticated answer, the child's exit
+ * or the timeout (after which a ping tells a busy event loop from a promise that never settles).
+ */
 function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcome> {
   return new Promise((resolve) => {
     const nonce = randomUUID();
-    let sent = false;
     let pong = false;
     let done = false;
     const timers: NodeJS.Timeout[] = [];
@@ -125,50 +179,52 @@ function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcom
       child.process.off("message", onMessage);
       resolve(outcome);
     };
-    const request = () => {
-      if (sent || !child.process.connected) return;
-      sent = true;
-      child.process.send({ type: "import", url, nonce }, () => undefined);
-    };
-    const onMessage = (message: {
-      type?: unknown;
-      nonce?: unknown;
-      exports?: unknown;
-      message?: unknown;
-      location?: { line?: unknown; column?: unknown };
-    }) => {
+    const onMessage = (message: { type?: unknown; body?: unknown; mac?: unknown } | null) => {
       if (message === null || typeof message !== "object") return;
-      if (message.type === "ready") request();
-      else if (message.type === "pong") pong = true;
-      else if (message.nonce !== nonce) return;
-      else if (
-        message.type === "imported" &&
-        typeof message.exports === "object" &&
-        message.exports !== null
-      ) {
-        finish({ kind: "imported", exports: message.exports as Record<string, string> });
-      } else if (message.type === "failed") {
-        const { line, column } = message.location ?? {};
-        const location =
-          Number.isSafeInteger(line) &&
-          Number.isSafeInteger(column) &&
-          (line as number) > 0 &&
-          (column as number) > 0
-            ? { line: line as number, column: column as number }
-            : undefined;
-        finish({ kind: "failed", message: String(message.message), location });
+      if (message.type === "pong") {
+        pong = true;
+        return;
+      }
+      if (message.type !== "answer") return;
+      const body = authenticated(child, message) as {
+        url?: unknown;
+        nonce?: unknown;
+        kind?: unknown;
+        exports?: unknown;
+        message?: unknown;
+        location?: unknown;
+        pristine?: unknown;
+      } | null;
+      // Anything the child's own script did not send for this very request is ignored.
+      if (typeof body !== "object" || body === null || body.nonce !== nonce || body.url !== url) return;
+      if (body.kind === "imported" && typeof body.exports === "object" && body.exports !== null) {
+        finish({
+          kind: "imported",
+          exports: body.exports as Record<string, string>,
+          pristine: body.pristine === true,
+        });
+      } else if (body.kind === "failed") {
+        finish({ kind: "failed", message: String(body.message), location: positionOf(body.location) });
       }
     };
     child.process.on("message", onMessage);
-    child.exited.then((exit) => finish({ kind: "exited", exit }));
+    void child.exited.then((exit) => finish({ kind: "exited", exit }));
     timers.push(
       setTimeout(() => {
         if (child.process.connected) child.process.send({ type: "ping" }, () => undefined);
         timers.push(setTimeout(() => finish({ kind: "timeout", responsive: pong }), PING_GRACE_MS));
       }, timeoutMs),
     );
-    if (child.ready) request();
+    if (child.process.connected) child.process.send({ type: "import", url, nonce }, () => undefined);
   });
+}
+
+/** What one attempt found: the outcome, the stdout bytes of its window, and whether the child was fresh. */
+interface Attempt {
+  outcome: Outcome;
+  stdoutBytes: number;
+  fresh: boolean;
+  child: Child;
 }
 
 /** A value of each export type the child reports, for the stand-in. */
@@ -192,6 +248,7 @@ const SAMPLES: Readonly<Record<string, () => unknown>> = {
 function standIn(exports: Record<string, string>): Record<string, unknown> {
   const module: Record<string, unknown> = {};
   for (const name of ["handler", "validateArgs", "describeEffects", "default"]) {
+    if (!Object.hasOwn(exports, name)) continue;
     const kind = exports[name];
     if (kind === undefined || kind === "absent") continue;
     module[name] = (SAMPLES[kind] ?? SAMPLES.object)?.();
@@ -199,38 +256,171 @@ function standIn(exports: Record<string, string>): Record<string, unknown> {
   return module;
 }
 
+/** True when an attempt is a clean import: exports reported, no stdout byte, the child's loader untouched. */
+function clean(attempt: Attempt): boolean {
+  return attempt.outcome.kind === "imported" && attempt.outcome.pristine && attempt.stdoutBytes === 0;
+}
+
+let prestarted: { cwd: string; child: Child } | undefined;
+
 /**
- * Imports tool entries for `raw validate`, each in a fresh child process of its own (a session leader, killed with
- * everything it started once the answer is in): an entry that exits the process, writes to stdout, throws, never
- * settles or keeps its event loop busy gives a coded issue on its own folder and nothing else. Children are started
- * ahead of need (at most two), as soon as the command knows that entries will be imported.
+ * Starts the child process of `raw validate` before the command's modules load (called by the binary when its first
+ * argument is `validate`): the first `EntryImportPool` of the process with the same `cwd` takes it.
+ */
+export function prestartEntryChild(cwd: string): void {
+  if (prestarted === undefined) prestarted = { cwd, child: startChild(cwd) };
+}
+
+/**
+ * Imports tool entries for `raw validate` in a child process (a session leader, killed with everything it started
+ * once the run is over), never in this process. One child imports the entries of a run in turn, with a timeout each;
+ * its answers are authenticated with keys only it and this process know (see `validate-child.ts`).
+ *
+ * Attribution: an entry's outcome is its own only when it is a clean import, or when it happened on a fresh child
+ * (one that imported nothing before). Any other outcome (a failure, an exit, a timeout, a byte on stdout, a changed
+ * module loader) on a child that imported another entry before retires that child, and the entry is imported again
+ * on a fresh child, whose outcome is reported. Stdout bytes belong to the window of the import in flight (the
+ * parent waits for pipe data already on its way after each answer); bytes that arrive between two windows retire
+ * the child without blaming anyone. After any outcome other than a clean import, the child is retired. An entry that
+ * exits the process, writes to stdout, throws, never settles or keeps its event loop busy thus gives a coded issue
+ * on its own folder and nothing else.
  */
 export class EntryImportPool {
-  private readonly warm: Child[] = [];
+  private readonly shared: Child[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private readonly all = new Set<Child>();
+  private closed = false;
+  /** The order (`importerFor`) whose turn it is to import, and the orders done before their turn came. */
+  private turn = 0;
+  private readonly finished = new Set<number>();
+  private readonly turnWaiters = new Map<number, () => void>();
 
   constructor(
-    private expected: number,
+    expected: number,
     private readonly cwd: string,
     private readonly timeoutMs: number = ENTRY_IMPORT_TIMEOUT_MS,
   ) {
-    this.fill();
+    if (prestarted !== undefined && prestarted.cwd === cwd) {
+      const child = prestarted.child;
+      prestarted = undefined;
+      this.adopt(child);
+    } else if (expected > 0) {
+      this.adopt(startChild(cwd));
+    }
   }
 
-  private fill(): void {
-    while (this.warm.length < Math.min(this.expected, MAX_WARM_CHILDREN))
-      this.warm.push(startChild(this.cwd));
+  private adopt(child: Child): Child {
+    this.all.add(child);
+    this.shared.push(child);
+    return child;
   }
 
-  /** The `importEntry` option of `validateToolFolder`. */
-  readonly importEntry: EntryImporter = async (url, tool) => {
-    this.expected = Math.max(0, this.expected - 1);
-    const child = this.warm.shift() ?? startChild(this.cwd);
-    this.fill();
-    const outcome = await runImport(child, url, this.timeoutMs);
-    await settle(child);
+  private fresh(): Child {
+    const child = startChild(this.cwd);
+    this.all.add(child);
+    return child;
+  }
+
+  /** A shared child that is idle and usable, starting one when fewer than the maximum are alive. */
+  private async acquire(): Promise<Child> {
+    for (;;) {
+      for (let i = this.shared.length - 1; i >= 0; i--) if (this.shared[i]?.retired) this.shared.splice(i, 1);
+      const idle = this.shared.find((child) => !child.busy);
+      if (idle !== undefined) {
+        idle.busy = true;
+        return idle;
+      }
+      if (this.shared.length < MAX_SHARED_CHILDREN) {
+        const child = this.adopt(startChild(this.cwd));
+        child.busy = true;
+        return child;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private release(child: Child): void {
+    child.busy = false;
+    this.waiting.shift()?.();
+  }
+
+  /** One import on `child` (marked busy), with its window's stdout bytes; retires the child unless it was clean. */
+  private async attempt(child: Child, url: string): Promise<Attempt> {
+    child.busy = true;
+    if (!child.ready && !child.retired) await new Promise<void>((resolve) => child.onReady.push(resolve));
+    const fresh = child.imports === 0;
+    child.imports++;
+    // Bytes written before the first window (by nobody's entry) count against the first one: it is fresh anyway.
+    if (!fresh) child.stdoutBytes = 0;
+    const outcome = child.retired
+      ? await child.exited.then((exit): Outcome => ({ kind: "exited", exit }))
+      : await runImport(child, url, this.timeoutMs);
+    await drain();
+    const attempt: Attempt = { outcome, stdoutBytes: child.stdoutBytes, fresh, child };
+    if (!clean(attempt) || this.closed) retire(child);
+    return attempt;
+  }
+
+  /**
+   * Marks the path of `order` as done with the shared child (imported, or nothing to import): the next order's
+   * import may start.
+   */
+  finish(order: number): void {
+    if (order < this.turn) return;
+    this.finished.add(order);
+    while (this.finished.has(this.turn)) {
+      this.finished.delete(this.turn);
+      this.turn++;
+    }
+    this.turnWaiters.get(this.turn)?.();
+  }
+
+  private async waitTurn(order: number): Promise<void> {
+    if (order < this.turn) return;
+    while (order !== this.turn) {
+      await new Promise<void>((resolve) => this.turnWaiters.set(order, resolve));
+      this.turnWaiters.delete(order);
+    }
+  }
+
+  /**
+   * The `importEntry` option of `validateToolFolder` for the path of position `order` in the run: the shared child
+   * imports the entries in the order of the paths (each path calls `finish(order)` when it is done), so that a run
+   * always imports the same entries after the same ones.
+   */
+  importerFor(order: number): EntryImporter {
+    return (url, tool) => this.importAt(order, url, tool.identity, tool.manifest.entry);
+  }
+
+  /** The `importEntry` option of `validateToolFolder`, for entries in no particular order. */
+  readonly importEntry: EntryImporter = (url, tool) =>
+    this.importAt(undefined, url, tool.identity, tool.manifest.entry);
+
+  private async importAt(
+    order: number | undefined,
+    url: string,
+    id: string,
+    entry: string,
+  ): Promise<Record<string, unknown>> {
+    let attempt: Attempt;
+    if (order !== undefined) await this.waitTurn(order);
+    const child = await this.acquire();
+    try {
+      attempt = await this.attempt(child, url);
+    } finally {
+      this.release(child);
+      if (order !== undefined) this.finish(order);
+    }
+    // Not the entry's own doing unless it happened on a fresh child: import it again on one.
+    if (!clean(attempt) && !attempt.fresh) attempt = await this.attempt(this.fresh(), url);
+    if (!attempt.child.retired && attempt.child !== child) retire(attempt.child);
+    return this.verdict(attempt, id, entry);
+  }
+
+  private async verdict(attempt: Attempt, id: string, entry: string): Promise<Record<string, unknown>> {
+    const { outcome, child } = attempt;
     // Loaded only now: the child starts before this process loads the validators (`@raw/schema` holds Ajv).
     const { ContractError } = await import("@raw/schema");
-    const id = tool.identity;
     if (outcome.kind === "exited") {
       if (child.spawnError !== undefined) {
         throw new Error(`cannot start the validation process: ${child.spawnError.message}`);
@@ -257,20 +447,27 @@ export class EntryImportPool {
         message,
         path: "/entry",
       };
-      if (outcome.location !== undefined) issue.location = { file: tool.manifest.entry, ...outcome.location };
+      if (outcome.location !== undefined) issue.location = { file: entry, ...outcome.location };
       throw new ContractError("entry_load_failed", message, [issue]);
     }
-    if (child.stdoutBytes > 0) {
+    if (attempt.stdoutBytes > 0) {
       throw new ContractError(
         "entry_wrote_stdout",
-        `selected tool entry wrote ${child.stdoutBytes} bytes to stdout while loading: ${id}`,
+        `selected tool entry wrote ${attempt.stdoutBytes} bytes to stdout while loading: ${id}`,
       );
     }
+    // On a fresh child, a changed module loader is the entry's own doing and does not change its exports.
     return standIn(outcome.exports);
-  };
+  }
 
-  /** Kills the children started ahead of need that were not used. */
+  /** Kills every child of the pool (and one started ahead of need that was never used), without waiting. */
   close(): void {
-    for (const child of this.warm.splice(0)) void settle(child);
+    this.closed = true;
+    for (const child of this.all) if (!child.busy) retire(child);
+    this.all.clear();
+    if (prestarted !== undefined) {
+      retire(prestarted.child);
+      prestarted = undefined;
+    }
   }
 }

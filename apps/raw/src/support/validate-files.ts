@@ -144,9 +144,11 @@ export async function validateTool(
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
   const { validateToolFolder } = await import("@raw/tool-api");
   const name = basename(dir);
+  // The entry is imported from the folder itself (no snapshot copy): the child process resolves its imports exactly
+  // as from the original folder (amendment A8), and validation writes nothing to the user's snapshot cache.
   const selection = (await isBundledTool(dir))
-    ? { identity: `builtin/${name}`, root: bundledToolsRoot() }
-    : { identity: name };
+    ? { identity: `builtin/${name}`, root: bundledToolsRoot(), snapshot: false }
+    : { identity: name, snapshot: false };
   const result = await validateToolFolder(dir, {
     ...selection,
     importEntry: options.importEntry ?? PHASE_ONE_ONLY,
