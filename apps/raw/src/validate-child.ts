@@ -159,6 +159,18 @@ let imported = false;
 /** The import in progress: one at a time. */
 let busy = false;
 
+/**
+ * A message to the parent as a null-prototype object: the IPC channel serializes it with `JSON.stringify`, which
+ * consults no `toJSON` of anyone's on it.
+ */
+function message(type: string, body?: string, mac?: string): Record<string, string> {
+  const out = create(null) as Record<string, string>;
+  out.type = type;
+  if (body !== undefined) out.body = body;
+  if (mac !== undefined) out.mac = mac;
+  return out;
+}
+
 /** Sends one authenticated answer: `fields` plus the request's URL and nonce, as a JSON body with its MAC. */
 function answer(url: string, nonce: string, fields: Record<string, unknown>): void {
   const secret = keys;
@@ -172,7 +184,7 @@ function answer(url: string, nonce: string, fields: Record<string, unknown>): vo
   const body = stringify(payload);
   const mac = sha256(secret.k2 + sha256(secret.k1 + body));
   busy = false;
-  send?.({ type: "answer", body, mac });
+  send?.(message("answer", body, mac));
 }
 
 function importEntry(url: string, nonce: string): void {
@@ -214,8 +226,8 @@ function importEntry(url: string, nonce: string): void {
   );
 }
 
-process.on("message", (message: unknown) => {
-  const request = message as {
+process.on("message", (received: unknown) => {
+  const request = received as {
     type?: unknown;
     url?: unknown;
     nonce?: unknown;
@@ -224,7 +236,7 @@ process.on("message", (message: unknown) => {
   } | null;
   if (request === null || typeof request !== "object") return;
   if (request.type === "ping") {
-    send?.({ type: "pong" });
+    send?.(message("pong"));
     return;
   }
   if (request.type === "key") {
@@ -238,4 +250,4 @@ process.on("message", (message: unknown) => {
   if (typeof request.url !== "string" || typeof request.nonce !== "string") return;
   importEntry(request.url, request.nonce);
 });
-send?.({ type: "ready" });
+send?.(message("ready"));
