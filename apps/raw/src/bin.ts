@@ -1,13 +1,13 @@
-import { isatty } from "node:tty";
+import { fileURLToPath } from "node:url";
 
 const argv = process.argv.slice(2);
-// `raw validate` imports tool entries in a child process: start it first, so that it boots while this process loads
-// the command and reads the folders.
+// `raw validate` imports tool entries in a child process: start it first, before this process loads the command, so
+// that both boot at the same time (the child script sits next to this file in dist/).
 if (argv[0] === "validate" && argv.length > 1) {
-  const { prestartEntryChild } = await import("./support/entry-child.js");
-  prestartEntryChild(process.cwd());
+  const { prestartValidateChild } = await import("./support/validate-prestart.js");
+  prestartValidateChild(fileURLToPath(new URL("validate-child.cjs", import.meta.url)), process.cwd());
 }
-const { runCli } = await import("./cli.js");
+const [{ isatty }, { runCli }] = await Promise.all([import("node:tty"), import("./cli.js")]);
 
 // The binary is `runCli` over the process's own streams, environment and folder; tests call `runCli` in-process.
 process.exitCode = await runCli(argv, {

@@ -1,6 +1,8 @@
 /**
  * The child process of `raw validate` that imports tool entries (tool-api.md §5.3) so that no entry's code ever runs
- * in the validating process. It is a small script of its own (built to `dist/validate-child.js`, no `@raw/*` code).
+ * in the validating process. It is a small script of its own (built to `dist/validate-child.cjs`, no `@raw/*` code):
+ * CommonJS, so that it is loaded synchronously and listens on the IPC channel before the first message is read (the
+ * parent sends the keys and the first request without waiting for it).
  * One child imports the entries of a run in turn, one at a time, and answers each `import` request with the type of
  * each export the loader checks.
  *
@@ -20,7 +22,6 @@
  * When the entry itself does not parse, the answer carries the line and column of the syntax error, found by
  * `node --check` on the entry file (Node does not put them on the error of a failed ES module import).
  */
-import { spawnSync } from "node:child_process";
 import { hash } from "node:crypto";
 import fs from "node:fs";
 import Module, { syncBuiltinESMExports } from "node:module";
@@ -137,6 +138,8 @@ function kindOf(module: Record<string, unknown>, name: string): ExportKind {
 function syntaxLocation(url: string): { line: number; column: number } | undefined {
   try {
     const file = fileURLToPath(replace(url, /\?.*$/, "") as string);
+    // Loaded only for a syntax error: the child starts faster without it.
+    const { spawnSync } = process.getBuiltinModule("node:child_process");
     const check = spawnSync(process.execPath, ["--check", file], {
       encoding: "utf8",
       timeout: SYNTAX_CHECK_TIMEOUT_MS,
@@ -250,4 +253,3 @@ process.on("message", (received: unknown) => {
   if (typeof request.url !== "string" || typeof request.nonce !== "string") return;
   importEntry(request.url, request.nonce);
 });
-send?.(message("ready"));

@@ -1,9 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import type { Issue } from "@raw/schema";
 import type { EntryImporter, ToolSourceLocation } from "@raw/tool-api";
 import { cliRoot } from "./paths.js";
+import {
+  leftoverPrestartedChild,
+  type SpawnedValidateChild,
+  spawnValidateChild,
+  takePrestartedChild,
+} from "./validate-prestart.js";
 
 /** How long `raw validate` waits for one entry to import in its child process, by default (`--timeout`). */
 export const ENTRY_IMPORT_TIMEOUT_MS = 10_000;
@@ -18,9 +24,12 @@ const PING_GRACE_MS = 250;
  */
 const MAX_SHARED_CHILDREN = 1;
 
-/** The child script: `dist/validate-child.js` of the package (a small script of its own, no `@raw/*` code). */
+/**
+ * The child script: `dist/validate-child.cjs` of the package (a small CommonJS script of its own, no `@raw/*` code,
+ * loaded synchronously so that it listens before the first message is read).
+ */
 export function validateChildScript(): string {
-  return join(cliRoot(), "dist", "validate-child.js");
+  return join(cliRoot(), "dist", "validate-child.cjs");
 }
 
 interface ChildExit {
@@ -34,7 +43,6 @@ interface Child {
   /** The two keys of its answers' MAC (sent to it before any entry is imported). */
   readonly k1: string;
   readonly k2: string;
-  ready: boolean;
   /** True while an import request is in flight (its window). */
   busy: boolean;
   /** Entries it was asked to import so far: a child with none is fresh. */
@@ -45,37 +53,35 @@ interface Child {
   stdoutBytes: number;
   spawnError: Error | undefined;
   readonly exited: Promise<ChildExit>;
-  readonly onReady: Array<() => void>;
 }
 
 function startChild(cwd: string): Child {
-  const child = spawn(process.execPath, [validateChildScript()], {
-    cwd,
-    // The CI job's environment: validation runs entry code with it (see SECURITY.md).
-    env: process.env,
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    serialization: "json",
-    // Its own session and process group, so that everything it starts is killed with it.
-    detached: true,
-  });
+  return track(spawnValidateChild(validateChildScript(), cwd));
+}
+
+/** Takes a spawned child in hand: its keys (sent at once, before any import request), stdout count and exit. */
+function track(spawned: SpawnedValidateChild): Child {
+  const child = spawned.process;
   const state: Child = {
     process: child,
     k1: randomBytes(32).toString("hex"),
     k2: randomBytes(32).toString("hex"),
-    ready: false,
     busy: false,
     imports: 0,
     retired: false,
     stdoutBytes: 0,
-    spawnError: undefined,
+    spawnError: spawned.spawnError,
     exited: new Promise((resolve) => {
+      // It may have ended before this process listened (a prestarted child).
+      if (spawned.spawnError !== undefined) resolve({ code: null, signal: null });
+      else if (child.exitCode !== null || child.signalCode !== null)
+        resolve({ code: child.exitCode, signal: child.signalCode });
       child.once("exit", (code, signal) => resolve({ code, signal }));
       child.once("error", (error) => {
         state.spawnError = error;
         resolve({ code: null, signal: null });
       });
     }),
-    onReady: [],
   };
   child.stdout?.on("data", (chunk: Buffer) => {
     state.stdoutBytes += chunk.length;
@@ -83,16 +89,10 @@ function startChild(cwd: string): Child {
     if (!state.busy) retire(state);
   });
   child.stderr?.resume();
-  child.on("message", (message: { type?: unknown } | null) => {
-    if (message?.type !== "ready" || state.ready) return;
-    // The keys go first, before any import request: no entry's code is loaded in the child yet.
-    child.send({ type: "key", k1: state.k1, k2: state.k2 }, () => undefined);
-    state.ready = true;
-    for (const wake of state.onReady.splice(0)) wake();
-  });
+  // The keys go first, before any import request: no entry's code is loaded in the child yet.
+  if (child.connected) child.send({ type: "key", k1: state.k1, k2: state.k2 }, () => undefined);
   void state.exited.then(() => {
     state.retired = true;
-    for (const wake of state.onReady.splice(0)) wake();
   });
   return state;
 }
@@ -261,16 +261,6 @@ function clean(attempt: Attempt): boolean {
   return attempt.outcome.kind === "imported" && attempt.outcome.pristine && attempt.stdoutBytes === 0;
 }
 
-let prestarted: { cwd: string; child: Child } | undefined;
-
-/**
- * Starts the child process of `raw validate` before the command's modules load (called by the binary when its first
- * argument is `validate`): the first `EntryImportPool` of the process with the same `cwd` takes it.
- */
-export function prestartEntryChild(cwd: string): void {
-  if (prestarted === undefined) prestarted = { cwd, child: startChild(cwd) };
-}
-
 /**
  * Imports tool entries for `raw validate` in a child process (a session leader, killed with everything it started
  * once the run is over), never in this process. One child imports the entries of a run in turn, with a timeout each;
@@ -300,13 +290,10 @@ export class EntryImportPool {
     private readonly cwd: string,
     private readonly timeoutMs: number = ENTRY_IMPORT_TIMEOUT_MS,
   ) {
-    if (prestarted !== undefined && prestarted.cwd === cwd) {
-      const child = prestarted.child;
-      prestarted = undefined;
-      this.adopt(child);
-    } else if (expected > 0) {
-      this.adopt(startChild(cwd));
-    }
+    // The child the binary started before loading this command (`prestartValidateChild`), if any.
+    const early = takePrestartedChild(cwd);
+    if (early !== undefined) this.adopt(track(early));
+    else if (expected > 0) this.adopt(startChild(cwd));
   }
 
   private adopt(child: Child): Child {
@@ -347,7 +334,6 @@ export class EntryImportPool {
   /** One import on `child` (marked busy), with its window's stdout bytes; retires the child unless it was clean. */
   private async attempt(child: Child, url: string): Promise<Attempt> {
     child.busy = true;
-    if (!child.ready && !child.retired) await new Promise<void>((resolve) => child.onReady.push(resolve));
     const fresh = child.imports === 0;
     child.imports++;
     // Bytes written before the first window (by nobody's entry) count against the first one: it is fresh anyway.
@@ -465,9 +451,7 @@ export class EntryImportPool {
     this.closed = true;
     for (const child of this.all) if (!child.busy) retire(child);
     this.all.clear();
-    if (prestarted !== undefined) {
-      retire(prestarted.child);
-      prestarted = undefined;
-    }
+    const left = leftoverPrestartedChild();
+    if (left !== undefined) retire(track(left));
   }
 }
