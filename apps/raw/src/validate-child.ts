@@ -253,3 +253,13 @@ process.on("message", (received: unknown) => {
   if (typeof request.url !== "string" || typeof request.nonce !== "string") return;
   importEntry(request.url, request.nonce);
 });
+// While the parent reads the first folder, the ES module loader gets ready (its first use costs milliseconds): an
+// empty module, before any entry runs.
+const EMPTY_MODULE = "data:text/javascript,";
+setImmediate(() => {
+  then(
+    import(EMPTY_MODULE),
+    () => undefined,
+    () => undefined,
+  );
+});
