@@ -3,8 +3,8 @@
  * in the validating process. It is a small script of its own (built to `dist/validate-child.cjs`, no `@raw/*` code):
  * CommonJS, so that it is loaded synchronously and listens on the IPC channel before the first message is read (the
  * parent sends the keys and the first request without waiting for it).
- * One child imports the entries of a run in turn, one at a time, and answers each `import` request with the type of
- * each export the loader checks.
+ * One child imports the entries of a run in turn, one at a time (requests that arrive meanwhile wait in order), and
+ * answers each `import` request with the type of each export the loader checks.
  *
  * Answers are authenticated: before any entry is imported, the parent sends this process a secret (two random keys),
  * kept only in this module's closure. Every answer carries `body` (a JSON text naming the request's URL and nonce)
@@ -161,6 +161,24 @@ let keys: { readonly k1: string; readonly k2: string } | undefined;
 let imported = false;
 /** The import in progress: one at a time. */
 let busy = false;
+/** How many requests wait at most (the parent sends the next one while the current one runs). */
+const MAX_QUEUED = 4;
+/**
+ * Requests not started yet, in order: a null-prototype object indexed by number (no setter or method of anyone's
+ * on the way), with its first and next free index.
+ */
+const queued = create(null) as Record<number, { url: string; nonce: string }>;
+let queueHead = 0;
+let queueTail = 0;
+
+/** Starts the next queued request, if no import is running. */
+function next(): void {
+  if (busy || queueHead === queueTail) return;
+  const request = queued[queueHead] as { url: string; nonce: string };
+  delete queued[queueHead];
+  queueHead++;
+  importEntry(request.url, request.nonce);
+}
 
 /**
  * A message to the parent as a null-prototype object: the IPC channel serializes it with `JSON.stringify`, which
@@ -188,6 +206,7 @@ function answer(url: string, nonce: string, fields: Record<string, unknown>): vo
   const mac = sha256(secret.k2 + sha256(secret.k1 + body));
   busy = false;
   send?.(message("answer", body, mac));
+  next();
 }
 
 function importEntry(url: string, nonce: string): void {
@@ -249,9 +268,15 @@ process.on("message", (received: unknown) => {
     keys = { k1: request.k1, k2: request.k2 };
     return;
   }
-  if (request.type !== "import" || busy || keys === undefined) return;
+  if (request.type !== "import" || keys === undefined) return;
   if (typeof request.url !== "string" || typeof request.nonce !== "string") return;
-  importEntry(request.url, request.nonce);
+  if (queueTail - queueHead >= MAX_QUEUED) return;
+  const entry = create(null) as { url: string; nonce: string };
+  entry.url = request.url;
+  entry.nonce = request.nonce;
+  queued[queueTail] = entry;
+  queueTail++;
+  next();
 });
 // While the parent reads the first folder, the ES module loader gets ready (its first use costs milliseconds): an
 // empty module, before any entry runs.

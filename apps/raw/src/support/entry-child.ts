@@ -25,6 +25,12 @@ const PING_GRACE_MS = 250;
 const MAX_SHARED_CHILDREN = 1;
 
 /**
+ * How many import requests a shared child holds at once: the one it imports and the next, so that it starts the
+ * next entry as soon as it answered instead of waiting for this process to read the answer.
+ */
+const MAX_PIPELINED_IMPORTS = 2;
+
+/**
  * The child script: `dist/validate-child.cjs` of the package (a small CommonJS script of its own, no `@raw/*` code,
  * loaded synchronously so that it listens before the first message is read).
  */
@@ -43,34 +49,59 @@ interface Child {
   /** The two keys of its answers' MAC (sent to it before any entry is imported). */
   readonly k1: string;
   readonly k2: string;
-  /** True while an import request is in flight (its window). */
-  busy: boolean;
-  /** Entries it was asked to import so far: a child with none is fresh. */
-  imports: number;
+  /** Import requests sent to it and not settled yet, in the order it imports them; the first one is running. */
+  readonly queue: Pending[];
+  /** Authenticated answers that arrived before their request was first in the queue, by nonce. */
+  readonly early: Map<string, Outcome>;
+  /** Requests sent to it so far: the first one is the only one that ran on a fresh child. */
+  sent: number;
   /** Killed, or to be killed: never given another entry. */
   retired: boolean;
-  /** Bytes it wrote to stdout during the current window (and, before the first, since start). */
+  /** A dedicated child: it imports one entry and nothing else (a retry). */
+  readonly dedicated: boolean;
+  /** Bytes it wrote to stdout since the first request in the queue started. */
   stdoutBytes: number;
+  /** True once it answered a ping since the current timeout fired. */
+  pong: boolean;
   spawnError: Error | undefined;
+  exit: ChildExit | undefined;
   readonly exited: Promise<ChildExit>;
 }
 
-function startChild(cwd: string): Child {
-  return track(spawnValidateChild(validateChildScript(), cwd));
+/** One import request in flight on a child. */
+interface Pending {
+  readonly url: string;
+  readonly nonce: string;
+  /** The first request of its child. */
+  readonly first: boolean;
+  /** No other request was sent to its child while this one was in flight. */
+  alone: boolean;
+  readonly timeoutMs: number;
+  timers: NodeJS.Timeout[];
+  settling: boolean;
+  readonly resolve: (attempt: Attempt) => void;
+}
+
+function startChild(cwd: string, dedicated = false): Child {
+  return track(spawnValidateChild(validateChildScript(), cwd), dedicated);
 }
 
 /** Takes a spawned child in hand: its keys (sent at once, before any import request), stdout count and exit. */
-function track(spawned: SpawnedValidateChild): Child {
+function track(spawned: SpawnedValidateChild, dedicated = false): Child {
   const child = spawned.process;
   const state: Child = {
     process: child,
     k1: randomBytes(32).toString("hex"),
     k2: randomBytes(32).toString("hex"),
-    busy: false,
-    imports: 0,
+    queue: [],
+    early: new Map(),
+    sent: 0,
     retired: false,
+    dedicated,
     stdoutBytes: 0,
+    pong: false,
     spawnError: spawned.spawnError,
+    exit: undefined,
     exited: new Promise((resolve) => {
       // It may have ended before this process listened (a prestarted child).
       if (spawned.spawnError !== undefined) resolve({ code: null, signal: null });
@@ -85,14 +116,20 @@ function track(spawned: SpawnedValidateChild): Child {
   };
   child.stdout?.on("data", (chunk: Buffer) => {
     state.stdoutBytes += chunk.length;
-    // Bytes between two imports cannot be attributed to an entry: the child is not used again.
-    if (!state.busy) retire(state);
+    // Bytes while no import runs cannot be attributed to an entry: the child is not used again.
+    if (state.queue.length === 0) retire(state);
   });
   child.stderr?.resume();
+  child.on("message", (message: { type?: unknown; body?: unknown; mac?: unknown } | null) =>
+    onChildMessage(state, message),
+  );
   // The keys go first, before any import request: no entry's code is loaded in the child yet.
   if (child.connected) child.send({ type: "key", k1: state.k1, k2: state.k2 }, () => undefined);
-  void state.exited.then(() => {
+  void state.exited.then((exit) => {
+    state.exit = exit;
     state.retired = true;
+    // Whatever was in flight ends with the child.
+    for (const pending of [...state.queue]) void settle(state, pending, { kind: "exited", exit });
   });
   return state;
 }
@@ -129,7 +166,8 @@ type Outcome =
   | { kind: "imported"; exports: Record<string, string>; pristine: boolean }
   | { kind: "failed"; message: string; location: EntryPosition | undefined }
   | { kind: "exited"; exit: ChildExit }
-  | { kind: "timeout"; responsive: boolean };
+  | { kind: "timeout"; responsive: boolean }
+  | { kind: "retired" };
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -157,76 +195,121 @@ function positionOf(location: unknown): EntryPosition | undefined {
     : undefined;
 }
 
+/** What an authenticated answer body says, or undefined when it says nothing usable. */
+function outcomeOf(body: {
+  kind?: unknown;
+  exports?: unknown;
+  message?: unknown;
+  location?: unknown;
+  pristine?: unknown;
+}): Outcome | undefined {
+  if (body.kind === "imported" && typeof body.exports === "object" && body.exports !== null) {
+    return {
+      kind: "imported",
+      exports: body.exports as Record<string, string>,
+      pristine: body.pristine === true,
+    };
+  }
+  if (body.kind === "failed") {
+    return { kind: "failed", message: String(body.message), location: positionOf(body.location) };
+  }
+  return undefined;
+}
+
+/**
+ * A message from a child: a pong, or an answer. Only an answer the child's own script sent (its MAC) for a request
+ * in flight on that child (its nonce and URL) counts; anything else is ignored.
+ */
+function onChildMessage(
+  child: Child,
+  message: { type?: unknown; body?: unknown; mac?: unknown } | null,
+): void {
+  if (message === null || typeof message !== "object") return;
+  if (message.type === "pong") {
+    child.pong = true;
+    return;
+  }
+  if (message.type !== "answer") return;
+  const body = authenticated(child, message) as
+    | ({ url?: unknown; nonce?: unknown } & Parameters<typeof outcomeOf>[0])
+    | null;
+  if (typeof body !== "object" || body === null || typeof body.nonce !== "string") return;
+  const pending = child.queue.find((entry) => entry.nonce === body.nonce);
+  if (pending === undefined || body.url !== pending.url) return;
+  const outcome = outcomeOf(body);
+  if (outcome === undefined) return;
+  if (child.queue[0] === pending) void settle(child, pending, outcome);
+  else child.early.set(pending.nonce, outcome);
+}
+
+/** What one attempt found: the outcome, the stdout bytes of its window, and whether it is the entry's own doing. */
+interface Attempt {
+  outcome: Outcome;
+  stdoutBytes: number;
+  /** It ran alone on a fresh child: nothing but this entry can have caused the outcome. */
+  own: boolean;
+  child: Child;
+}
+
 /** Waits for pipe data already on its way (a write of the entry happens before its answer is sent). */
 function drain(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
+/** Starts the timeout of the request now first in its child's queue (the one the child is importing). */
+function startHead(child: Child, timeoutMs: number): void {
+  const head = child.queue[0];
+  // A head that is settling (waiting for its pipe data) has its outcome already: no timer.
+  if (head === undefined || head.settling || head.timers.length > 0) return;
+  child.stdoutBytes = 0;
+  const early = child.early.get(head.nonce);
+  if (early !== undefined) {
+    child.early.delete(head.nonce);
+    void settle(child, head, early);
+    return;
+  }
+  head.timers.push(
+    setTimeout(() => {
+      child.pong = false;
+      if (child.process.connected) child.process.send({ type: "ping" }, () => undefined);
+      head.timers.push(
+        setTimeout(
+          () => void settle(child, head, { kind: "timeout", responsive: child.pong }),
+          PING_GRACE_MS,
+        ),
+      );
+    }, timeoutMs),
+  );
+}
+
 /**
- * One import window: sends the request, and resolves with the first of the authenticated answer, the child's exit
- * or the timeout (after which a ping tells a busy event loop from a promise that never settles).
+ * Settles a request: for the one the child is importing, after pipe data already on its way arrived (so its stdout
+ * bytes are counted); any outcome other than a clean import retires the child, and every other request in flight on
+ * it ends as `retired` (imported again on a fresh child by the pool).
  */
-function runImport(child: Child, url: string, timeoutMs: number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const nonce = randomUUID();
-    let pong = false;
-    let done = false;
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (outcome: Outcome) => {
-      if (done) return;
-      done = true;
-      for (const timer of timers) clearTimeout(timer);
-      child.process.off("message", onMessage);
-      resolve(outcome);
-    };
-    const onMessage = (message: { type?: unknown; body?: unknown; mac?: unknown } | null) => {
-      if (message === null || typeof message !== "object") return;
-      if (message.type === "pong") {
-        pong = true;
-        return;
-      }
-      if (message.type !== "answer") return;
-      const body = authenticated(child, message) as {
-        url?: unknown;
-        nonce?: unknown;
-        kind?: unknown;
-        exports?: unknown;
-        message?: unknown;
-        location?: unknown;
-        pristine?: unknown;
-      } | null;
-      // Anything the child's own script did not send for this very request is ignored.
-      if (typeof body !== "object" || body === null || body.nonce !== nonce || body.url !== url) return;
-      if (body.kind === "imported" && typeof body.exports === "object" && body.exports !== null) {
-        finish({
-          kind: "imported",
-          exports: body.exports as Record<string, string>,
-          pristine: body.pristine === true,
-        });
-      } else if (body.kind === "failed") {
-        finish({ kind: "failed", message: String(body.message), location: positionOf(body.location) });
-      }
-    };
-    child.process.on("message", onMessage);
-    void child.exited.then((exit) => finish({ kind: "exited", exit }));
-    timers.push(
-      setTimeout(() => {
-        if (child.process.connected) child.process.send({ type: "ping" }, () => undefined);
-        timers.push(setTimeout(() => finish({ kind: "timeout", responsive: pong }), PING_GRACE_MS));
-      }, timeoutMs),
-    );
-    if (child.process.connected) child.process.send({ type: "import", url, nonce }, () => undefined);
-  });
+async function settle(child: Child, pending: Pending, outcome: Outcome): Promise<void> {
+  if (pending.settling) return;
+  pending.settling = true;
+  for (const timer of pending.timers) clearTimeout(timer);
+  const head = child.queue[0] === pending;
+  if (head) await drain();
+  const stdoutBytes = head ? child.stdoutBytes : 0;
+  const attempt: Attempt = {
+    outcome,
+    stdoutBytes,
+    // Its own doing only when nothing else ran in that child: its first request, never sent alongside another.
+    own: pending.first && pending.alone,
+    child,
+  };
+  const index = child.queue.indexOf(pending);
+  if (index >= 0) child.queue.splice(index, 1);
+  if (!clean(attempt)) {
+    retire(child);
+    for (const other of [...child.queue]) void settle(child, other, { kind: "retired" });
+  }
+  pending.resolve(attempt);
+  if (!child.retired) startHead(child, pending.timeoutMs);
 }
-
-/** What one attempt found: the outcome, the stdout bytes of its window, and whether the child was fresh. */
-interface Attempt {
-  outcome: Outcome;
-  stdoutBytes: number;
-  fresh: boolean;
-  child: Child;
-}
-
 /** A value of each export type the child reports, for the stand-in. */
 const SAMPLES: Readonly<Record<string, () => unknown>> = {
   undefined: () => undefined,
@@ -263,23 +346,25 @@ function clean(attempt: Attempt): boolean {
 
 /**
  * Imports tool entries for `raw validate` in a child process (a session leader, killed with everything it started
- * once the run is over), never in this process. One child imports the entries of a run in turn, with a timeout each;
- * its answers are authenticated with keys only it and this process know (see `validate-child.ts`).
+ * once the run is over), never in this process. One child imports the entries of a run in turn, in the order of the
+ * paths, with a timeout each; the next request is sent while one runs (at most `MAX_PIPELINED_IMPORTS` in flight),
+ * so the child never waits for this process. Its answers are authenticated with keys only it and this process know
+ * (see `validate-child.ts`).
  *
- * Attribution: an entry's outcome is its own only when it is a clean import, or when it happened on a fresh child
- * (one that imported nothing before). Any other outcome (a failure, an exit, a timeout, a byte on stdout, a changed
- * module loader) on a child that imported another entry before retires that child, and the entry is imported again
- * on a fresh child, whose outcome is reported. Stdout bytes belong to the window of the import in flight (the
- * parent waits for pipe data already on its way after each answer); bytes that arrive between two windows retire
- * the child without blaming anyone. After any outcome other than a clean import, the child is retired. An entry that
- * exits the process, writes to stdout, throws, never settles or keeps its event loop busy thus gives a coded issue
- * on its own folder and nothing else.
+ * Attribution: a clean import (exports reported, the module loader untouched, no stdout byte in its window) is the
+ * entry's own. Any other outcome (a failure, an exit, a timeout, a byte on stdout, a changed module loader) retires
+ * the child, and is reported as the entry's own only when the entry ran alone on a fresh child (the first request of
+ * that child, with no other request sent while it was in flight); otherwise the entry, and every other request in
+ * flight on the retired child, is imported again on a child of its own, whose outcome is reported. Stdout bytes
+ * belong to the window of the import in flight (the parent waits for pipe data already on its way after each
+ * answer); bytes that arrive while no import runs retire the child without blaming anyone. An entry that exits the
+ * process, writes to stdout, throws, never settles or keeps its event loop busy thus gives a coded issue on its own
+ * folder and nothing else.
  */
 export class EntryImportPool {
   private readonly shared: Child[] = [];
   private readonly waiting: Array<() => void> = [];
   private readonly all = new Set<Child>();
-  private closed = false;
   /** The order (`importerFor`) whose turn it is to import, and the orders done before their turn came. */
   private turn = 0;
   private readonly finished = new Set<number>();
@@ -299,57 +384,57 @@ export class EntryImportPool {
   private adopt(child: Child): Child {
     this.all.add(child);
     this.shared.push(child);
+    void child.exited.then(() => this.wake());
     return child;
   }
 
-  private fresh(): Child {
-    const child = startChild(this.cwd);
-    this.all.add(child);
-    return child;
+  private wake(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
   }
 
-  /** A shared child that is idle and usable, starting one when fewer than the maximum are alive. */
+  /** A shared child with room in its queue, starting one when fewer than the maximum are alive. */
   private async acquire(): Promise<Child> {
     for (;;) {
       for (let i = this.shared.length - 1; i >= 0; i--) if (this.shared[i]?.retired) this.shared.splice(i, 1);
-      const idle = this.shared.find((child) => !child.busy);
-      if (idle !== undefined) {
-        idle.busy = true;
-        return idle;
-      }
-      if (this.shared.length < MAX_SHARED_CHILDREN) {
-        const child = this.adopt(startChild(this.cwd));
-        child.busy = true;
-        return child;
-      }
+      const child = this.shared.find((candidate) => candidate.queue.length < MAX_PIPELINED_IMPORTS);
+      if (child !== undefined) return child;
+      if (this.shared.length < MAX_SHARED_CHILDREN) return this.adopt(startChild(this.cwd));
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
 
-  private release(child: Child): void {
-    child.busy = false;
-    this.waiting.shift()?.();
-  }
-
-  /** One import on `child` (marked busy), with its window's stdout bytes; retires the child unless it was clean. */
-  private async attempt(child: Child, url: string): Promise<Attempt> {
-    child.busy = true;
-    const fresh = child.imports === 0;
-    child.imports++;
-    // Bytes written before the first window (by nobody's entry) count against the first one: it is fresh anyway.
-    if (!fresh) child.stdoutBytes = 0;
-    const outcome = child.retired
-      ? await child.exited.then((exit): Outcome => ({ kind: "exited", exit }))
-      : await runImport(child, url, this.timeoutMs);
-    await drain();
-    const attempt: Attempt = { outcome, stdoutBytes: child.stdoutBytes, fresh, child };
-    if (!clean(attempt) || this.closed) retire(child);
-    return attempt;
+  /** Sends one import request to `child`; resolves once it settled (see `settle`). */
+  private send(child: Child, url: string): Promise<Attempt> {
+    return new Promise((resolve) => {
+      const pending: Pending = {
+        url,
+        nonce: randomUUID(),
+        first: child.sent === 0,
+        alone: child.queue.length === 0,
+        timeoutMs: this.timeoutMs,
+        timers: [],
+        settling: false,
+        resolve: (attempt) => {
+          this.wake();
+          resolve(attempt);
+        },
+      };
+      child.sent++;
+      // Requests already in flight no longer ran alone.
+      for (const other of child.queue) other.alone = false;
+      child.queue.push(pending);
+      if (child.retired || !child.process.connected) {
+        void settle(child, pending, child.exit ? { kind: "exited", exit: child.exit } : { kind: "retired" });
+        return;
+      }
+      child.process.send({ type: "import", url, nonce: pending.nonce }, () => undefined);
+      startHead(child, this.timeoutMs);
+    });
   }
 
   /**
-   * Marks the path of `order` as done with the shared child (imported, or nothing to import): the next order's
-   * import may start.
+   * Marks the path of `order` as done with the shared child (its request sent, or nothing to import): the next
+   * order's import may be sent.
    */
   finish(order: number): void {
     if (order < this.turn) return;
@@ -370,8 +455,8 @@ export class EntryImportPool {
   }
 
   /**
-   * The `importEntry` option of `validateToolFolder` for the path of position `order` in the run: the shared child
-   * imports the entries in the order of the paths (each path calls `finish(order)` when it is done), so that a run
+   * The `importEntry` option of `validateToolFolder` for the path of position `order` in the run: requests go to
+   * the shared child in the order of the paths (each path calls `finish(order)` when it is done), so that a run
    * always imports the same entries after the same ones.
    */
   importerFor(order: number): EntryImporter {
@@ -388,23 +473,27 @@ export class EntryImportPool {
     id: string,
     entry: string,
   ): Promise<Record<string, unknown>> {
-    let attempt: Attempt;
-    if (order !== undefined) await this.waitTurn(order);
-    const child = await this.acquire();
+    let sent: Promise<Attempt>;
     try {
-      attempt = await this.attempt(child, url);
+      if (order !== undefined) await this.waitTurn(order);
+      sent = this.send(await this.acquire(), url);
     } finally {
-      this.release(child);
       if (order !== undefined) this.finish(order);
     }
-    // Not the entry's own doing unless it happened on a fresh child: import it again on one.
-    if (!clean(attempt) && !attempt.fresh) attempt = await this.attempt(this.fresh(), url);
-    if (!attempt.child.retired && attempt.child !== child) retire(attempt.child);
+    let attempt = await sent;
+    // Not the entry's own doing unless it ran alone on a fresh child: import it again on a child of its own.
+    if (!clean(attempt) && !attempt.own) {
+      const child = startChild(this.cwd, true);
+      this.all.add(child);
+      attempt = await this.send(child, url);
+    }
+    if (attempt.child.dedicated) retire(attempt.child);
     return this.verdict(attempt, id, entry);
   }
 
   private async verdict(attempt: Attempt, id: string, entry: string): Promise<Record<string, unknown>> {
     const { outcome, child } = attempt;
+    if (outcome.kind === "retired") throw new Error("the validation process was retired twice for one entry");
     // Loaded only now: the child starts before this process loads the validators (`@raw/schema` holds Ajv).
     const { ContractError } = await import("@raw/schema");
     if (outcome.kind === "exited") {
@@ -448,8 +537,7 @@ export class EntryImportPool {
 
   /** Kills every child of the pool (and one started ahead of need that was never used), without waiting. */
   close(): void {
-    this.closed = true;
-    for (const child of this.all) if (!child.busy) retire(child);
+    for (const child of this.all) retire(child);
     this.all.clear();
     const left = leftoverPrestartedChild();
     if (left !== undefined) retire(track(left));

@@ -203,6 +203,26 @@ describe("raw validate: what one entry does in the shared child never lands on a
     expect(issuesOf(report, "e_good")).toEqual([]);
   });
 
+  it("while the next request waits in the child, the first entry's stdout and exit are still its own, and the next folder's are not", () => {
+    const ws = workspace([
+      ["a_stdout", `process.stdout.write("x".repeat(7));\n${HANDLER}`],
+      ["b_good", HANDLER],
+      ["c_exits", `process.exit(5);\n${HANDLER}`],
+      ["d_good", HANDLER],
+    ]);
+    const { status, report } = validate(ws, ["a_stdout", "b_good", "c_exits", "d_good"]);
+    expect(status).toBe(1);
+    expect(report.files.map((file) => [file.file, file.issues.map((issue) => issue.message)])).toEqual([
+      ["a_stdout/tool.json", ["selected tool entry wrote 7 bytes to stdout while loading: a_stdout"]],
+      ["b_good/tool.json", []],
+      [
+        "c_exits/tool.json",
+        ["selected tool entry ended the validation process while loading: c_exits: exit code 5"],
+      ],
+      ["d_good/tool.json", []],
+    ]);
+  });
+
   it("validation writes nothing to the snapshot cache", () => {
     const ws = workspace([["a_good", HANDLER]]);
     const { status } = validate(ws, ["a_good"]);
