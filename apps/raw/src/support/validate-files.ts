@@ -158,12 +158,14 @@ export async function validateTool(
   const selection = bundled
     ? { identity: `builtin/${name}`, root: bundledToolsRoot(), snapshot: false }
     : { identity: name, snapshot: false };
-  const result = await validateToolFolder(dir, {
+  const validated = validateToolFolder(dir, {
     ...selection,
     importEntry: options.importEntry ?? PHASE_ONE_ONLY,
     allIssues: true,
   });
+  // The manifest's source positions are parsed while the loader waits for the file system and the child.
   const placer = toolPlacer(manifest.text, dir, cwd);
+  const result = await validated;
   const placed = report(
     file,
     "tool",
