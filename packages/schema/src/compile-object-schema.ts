@@ -1,6 +1,7 @@
 import type { Ajv as AjvCore, ValidateFunction } from "ajv";
 import { createAjv, sharedAjv } from "./ajv.js";
 import { issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
+import { cachedCompile, schemaCacheText } from "./compile-cache.js";
 import { type Dialect, detectDialect } from "./dialect.js";
 import { ContractError, type Issue, thrownMessage } from "./issue.js";
 import { metaSchemaIssues } from "./meta-schema-issues.js";
@@ -190,7 +191,11 @@ function compileChecked(
   }
   let fn: ValidateFunction;
   try {
-    fn = ajvFor(dialect, profile, hasId).compile(body);
+    // A schema made of JSON data compiles once per text: many tool folders share their input schemas, and each
+    // compile costs a millisecond or more (and stays in Ajv's own cache).
+    const text = schemaCacheText(body);
+    const compile = () => ajvFor(dialect, profile, hasId).compile(body);
+    fn = text === undefined ? compile() : cachedCompile(`${dialect}\u0000${profile}\u0000${text}`, compile);
   } catch (error) {
     return {
       ok: false,

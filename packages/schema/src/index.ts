@@ -1,5 +1,6 @@
 export type { Dialect } from "./ajv.js";
 export { formatValidationIssues, issuesFromAjv, SCHEMA_VIOLATION } from "./ajv-issues.js";
+export { MAX_CACHED_SCHEMA_CHARS, MAX_COMPILED_SCHEMAS } from "./compile-cache.js";
 export {
   type CompileObjectSchemaOptions,
   compileObjectSchema,

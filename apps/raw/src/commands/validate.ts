@@ -32,7 +32,8 @@ function timeoutOption(value: string | undefined, usage: string): number {
 /**
  * `raw validate <path...> [--format text|json|github] [--timeout <ms>]`: validates every path in one run (tool
  * folders, hook folders, rules files, panel documents, policy cases) and exits 1 when any has an error. Tool entries
- * are imported for the export checks in child processes of their own (`EntryImportPool`), never in this process.
+ * are imported for the export checks in a child process (`EntryImportPool`), in the order of the paths, never in this
+ * process.
  * A tool name, tool id or hook name declared by two of the folders is an error in both (`checkAcrossFolders`).
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -51,8 +52,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ]);
     // Paths are validated concurrently (their file I/O overlaps); the reports keep the order of the arguments.
     const reports: FileReport[] = (
-      await mapConcurrent(args.positionals, 8, async (input) =>
-        suggestFolderGlob(await validatePath(input, cwd, { importEntry: pool.importEntry }), input, cwd),
+      await mapConcurrent(
+        args.positionals.map((input, order) => ({ input, order })),
+        8,
+        async ({ input, order }) => {
+          try {
+            const found = await validatePath(input, cwd, { importEntry: pool.importerFor(order) });
+            return suggestFolderGlob(found, input, cwd);
+          } finally {
+            // Entries are imported in the order of the paths: the next one may go.
+            pool.finish(order);
+          }
+        },
       )
     ).flat();
     // Names and ids must be unique across the folders of one run: they load together.

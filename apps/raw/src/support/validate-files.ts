@@ -105,10 +105,15 @@ async function manifestText(path: string, shown: string): Promise<{ text?: strin
   return {};
 }
 
+let bundledRoot: Promise<string | undefined> | undefined;
+
 /** True when `dir` is a folder of the bundled tools root (loaded as `builtin/<name>`, from the folder itself). */
 async function isBundledTool(dir: string): Promise<boolean> {
+  // The package's own folder: its real path is looked up once per process.
+  bundledRoot ??= realpath(bundledToolsRoot()).catch(() => undefined);
   try {
-    return (await realpath(dirname(dir))) === (await realpath(bundledToolsRoot()));
+    const [parent, root] = await Promise.all([realpath(dirname(dir)), bundledRoot]);
+    return root !== undefined && parent === root;
   } catch {
     return false;
   }
@@ -140,19 +145,27 @@ export async function validateTool(
   options: ValidatePathOptions = {},
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
-  const manifest = await manifestText(join(dir, "tool.json"), file);
+  // Independent reads and the loader's module, at the same time.
+  const [manifest, bundled, { validateToolFolder }] = await Promise.all([
+    manifestText(join(dir, "tool.json"), file),
+    isBundledTool(dir),
+    import("@raw/tool-api"),
+  ]);
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
-  const { validateToolFolder } = await import("@raw/tool-api");
   const name = basename(dir);
-  const selection = (await isBundledTool(dir))
-    ? { identity: `builtin/${name}`, root: bundledToolsRoot() }
-    : { identity: name };
-  const result = await validateToolFolder(dir, {
+  // The entry is imported from the folder itself (no snapshot copy): the child process resolves its imports exactly
+  // as from the original folder (amendment A8), and validation writes nothing to the user's snapshot cache.
+  const selection = bundled
+    ? { identity: `builtin/${name}`, root: bundledToolsRoot(), snapshot: false }
+    : { identity: name, snapshot: false };
+  const validated = validateToolFolder(dir, {
     ...selection,
     importEntry: options.importEntry ?? PHASE_ONE_ONLY,
     allIssues: true,
   });
+  // The manifest's source positions are parsed while the loader waits for the file system and the child.
   const placer = toolPlacer(manifest.text, dir, cwd);
+  const result = await validated;
   const placed = report(
     file,
     "tool",
@@ -380,8 +393,10 @@ export async function validatePath(
   }
   if (isDirectory) {
     const reports: FileReport[] = [];
-    const hasTool = await exists(join(path, "tool.json"));
-    const hasHook = await exists(join(path, "hook.json"));
+    const [hasTool, hasHook] = await Promise.all([
+      exists(join(path, "tool.json")),
+      exists(join(path, "hook.json")),
+    ]);
     if (hasTool) reports.push(await validateTool(path, cwd, options));
     if (hasHook) reports.push(await validateHook(path, cwd));
     if (reports.length === 0) {
