@@ -13,6 +13,19 @@ export function mirrorPath(home: string, folder: string): string {
   return join(home, MIRROR_ROOT, ...folder.split("/").filter((part) => part !== ""));
 }
 
+/** The entries module resolution looks up in an ancestor folder (outside `node_modules`). */
+const RESOLUTION_ENTRIES = ["node_modules", "package.json"] as const;
+
+/** True when `path` exists as a directory entry (a link counts, even one that dangles). */
+async function present(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function insideNodeModules(dir: string): boolean {
   const name = basename(dir);
   return name === "node_modules" || (name.startsWith("@") && basename(dirname(dir)) === "node_modules");
@@ -28,6 +41,13 @@ async function linkTarget(path: string): Promise<string | undefined> {
 
 /** Makes `path` a symbolic link to `target` (atomically replacing a different link). */
 async function ensureLink(path: string, target: string): Promise<void> {
+  // A new home has no links yet: creating one where nothing is takes one call (and is atomic).
+  try {
+    await symlink(target, path);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
   if ((await linkTarget(path)) === target) return;
   const temporary = join(dirname(path), `.link-${process.pid}-${randomUUID()}`);
   await symlink(target, temporary);
@@ -42,9 +62,10 @@ async function ensureLink(path: string, target: string): Promise<void> {
 /**
  * Lays out the resolution mirror of a snapshot (amendment A8): the snapshot of the real folder `folder` lives at
  * `mirrorPath(home, folder)`, and every ancestor level of it holds links named like the entries that module
- * resolution looks up in the original ancestor: `node_modules` and `package.json` (links that may dangle, so
- * resolution stays live exactly as from the original folder), and, in an ancestor that is itself a `node_modules`
- * folder or a scope inside one, every entry. Node.js resolves links to real paths, so a bare specifier imported or
+ * resolution looks up in the original ancestor: its `node_modules` and `package.json` when it has them (the links
+ * follow the originals, so a package installed in or removed from them later is seen as from the original folder;
+ * an ancestor that gains one of them is linked by the next load, since every load lays the mirror out again), and,
+ * in an ancestor that is itself a `node_modules` folder or a scope inside one, every entry. Node.js resolves links to real paths, so a bare specifier imported or
  * required from the snapshot resolves to the very file the original folder would get, and the package scope of a
  * `.js` file is the original one. Above the mirror, `<home>/package.json` is a neutral scope (as when the original
  * folder has no `package.json` above it).
@@ -52,22 +73,30 @@ async function ensureLink(path: string, target: string): Promise<void> {
 export async function layOutResolutionMirror(home: string, folder: string): Promise<void> {
   const parts = folder.split("/").filter((part) => part !== "");
   await writeFile(join(home, "package.json"), NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
-  for (let depth = 0; depth < parts.length; depth++) {
-    const original = `/${parts.slice(0, depth).join("/")}`;
-    const mirror = join(home, MIRROR_ROOT, ...parts.slice(0, depth));
-    const chain = parts[depth] as string;
-    await mkdir(mirror, { recursive: true, mode: 0o700 });
-    let names = ["node_modules", "package.json"];
-    if (insideNodeModules(original)) {
-      try {
-        names = await readdir(original);
-      } catch {
-        names = [];
+  // Every level of the mirror at once (the deepest one and its parents), then the links of all levels together.
+  await mkdir(join(home, MIRROR_ROOT, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
+  await Promise.all(
+    parts.map(async (chain, depth) => {
+      const original = `/${parts.slice(0, depth).join("/")}`;
+      const mirror = join(home, MIRROR_ROOT, ...parts.slice(0, depth));
+      let names: string[];
+      if (insideNodeModules(original)) {
+        try {
+          names = await readdir(original);
+        } catch {
+          names = [];
+        }
+      } else {
+        const found = await Promise.all(
+          RESOLUTION_ENTRIES.map(async (name) => ((await present(join(original, name))) ? name : undefined)),
+        );
+        names = found.filter((name): name is string => name !== undefined);
       }
-    }
-    for (const name of names) {
-      if (name === chain) continue;
-      await ensureLink(join(mirror, name), join(original, name));
-    }
-  }
+      await Promise.all(
+        names
+          .filter((name) => name !== chain)
+          .map((name) => ensureLink(join(mirror, name), join(original, name))),
+      );
+    }),
+  );
 }

@@ -56,6 +56,12 @@ export interface LoadToolOptions {
    */
   cacheDir?: string | undefined;
   /**
+   * Whether the load cleans the cache directory afterwards (stale staging folders, old snapshots, the entry and size
+   * bounds). Default true. A caller that gives a `cacheDir` of its own, used by one run and removed afterwards (as
+   * `raw validate` does), passes false and keeps the clean-up, and its bounds, to itself.
+   */
+  sweepCache?: boolean | undefined;
+  /**
    * Imports an entry module for phase 2 (default: `import(url)` in this process). A host that must not run tool
    * code in its own process (a CI validator) passes an importer that imports in a child process and resolves to a
    * stand-in object with the same export types. A rejection with a `ContractError` becomes an issue with its code
@@ -582,7 +588,7 @@ async function run(
   }
   if (cache !== undefined) {
     const cacheDir = await cache.catch(() => undefined);
-    if (cacheDir !== undefined) await sweepSnapshotCache(cacheDir, used);
+    if (cacheDir !== undefined && options.sweepCache !== false) await sweepSnapshotCache(cacheDir, used);
   }
   return { issues, warnings, tools: issues.length > 0 ? [] : tools };
 }
@@ -604,8 +610,13 @@ export async function loadToolFolders(
 
 /** Loads one tool folder (see `loadToolFolders`); throws a `ContractError`. */
 export async function loadToolFolder(dir: string, options: LoadToolFolderOptions = {}): Promise<LoadedTool> {
-  const { cacheDir, importEntry, allIssues, ...selection } = options;
-  const [tool] = await loadToolFolders([{ ...selection, dir }], { cacheDir, importEntry, allIssues });
+  const { cacheDir, sweepCache, importEntry, allIssues, ...selection } = options;
+  const [tool] = await loadToolFolders([{ ...selection, dir }], {
+    cacheDir,
+    sweepCache,
+    importEntry,
+    allIssues,
+  });
   return tool as LoadedTool;
 }
 
@@ -617,10 +628,10 @@ export async function validateToolFolder(
   dir: string,
   options: LoadToolFolderOptions = {},
 ): Promise<ToolFolderValidation> {
-  const { cacheDir, importEntry, allIssues, ...selection } = options;
+  const { cacheDir, sweepCache, importEntry, allIssues, ...selection } = options;
   const id = selection.identity ?? basename(resolve(String(dir)));
   try {
-    const outcome = await run([{ ...selection, dir }], { cacheDir, importEntry, allIssues });
+    const outcome = await run([{ ...selection, dir }], { cacheDir, sweepCache, importEntry, allIssues });
     return { ok: outcome.issues.length === 0, issues: outcome.issues, warnings: outcome.warnings };
   } catch (error) {
     const issue = toolIssue(

@@ -33,15 +33,20 @@ async function verifyCopy(dir: string, files: readonly FolderFile[]): Promise<bo
   }
 }
 
-/** Records in the snapshot home the byte size of its largest copy (what the cache sweep counts). */
-async function recordSize(home: string, files: readonly FolderFile[]): Promise<void> {
+/**
+ * Records in the snapshot home the byte size of its largest copy (what the cache sweep counts); in a `fresh` home
+ * nothing is recorded yet.
+ */
+async function recordSize(home: string, files: readonly FolderFile[], fresh: boolean): Promise<void> {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const path = join(home, SNAPSHOT_SIZE_FILE);
   let recorded = 0;
-  try {
-    recorded = Number((await readFile(path, "utf8")).trim()) || 0;
-  } catch {
-    // First copy of this digest.
+  if (!fresh) {
+    try {
+      recorded = Number((await readFile(path, "utf8")).trim()) || 0;
+    } catch {
+      // First copy of this digest.
+    }
   }
   if (bytes > recorded) await writeFile(path, `${bytes}\n`, { mode: 0o600 });
 }
@@ -62,21 +67,31 @@ export async function materializeSnapshot(
 ): Promise<string> {
   const home = join(cacheDir, digest);
   const target = mirrorPath(home, folder);
-  await mkdir(home, { recursive: true, mode: 0o700 });
-  const now = new Date();
-  await utimes(home, now, now);
-  await layOutResolutionMirror(home, folder);
-  await recordSize(home, files);
-  if ((await exists(target)) && (await verifyCopy(target, files))) return target;
+  // A home this call creates is new: nothing to mark as used, no size recorded, no earlier copy to verify.
+  let fresh = true;
+  try {
+    await mkdir(home, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    fresh = false;
+  }
+  if (!fresh) {
+    const now = new Date();
+    await utimes(home, now, now);
+  }
+  await Promise.all([layOutResolutionMirror(home, folder), recordSize(home, files, fresh)]);
+  if (!fresh && (await exists(target)) && (await verifyCopy(target, files))) return target;
   const staging = join(home, `.staging-${process.pid}-${randomUUID()}`);
   try {
     await mkdir(staging, { mode: 0o700 });
-    for (const file of files) {
-      const path = join(staging, ...file.relpath.split("/"));
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      await writeFile(path, file.bytes);
-      await chmod(path, file.mode);
-    }
+    await Promise.all(
+      files.map(async (file) => {
+        const path = join(staging, ...file.relpath.split("/"));
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        await writeFile(path, file.bytes);
+        await chmod(path, file.mode);
+      }),
+    );
     if (await exists(target)) {
       if (await verifyCopy(target, files)) return target;
       await rm(target, { recursive: true, force: true });

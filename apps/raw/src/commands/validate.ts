@@ -5,6 +5,7 @@ import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child
 import { suggestFolderGlob } from "../support/folder-glob.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import type { FileReport, ReportFormat } from "../support/report.js";
+import { RunSnapshots } from "../support/run-snapshots.js";
 
 /** How many paths name a tool folder (or its `tool.json`): how many entries will probably be imported. */
 function toolPathCount(paths: readonly string[], cwd: string): number {
@@ -43,6 +44,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cwd = cwdOf(io);
   // The child processes start now, while this process loads the validators and reads the folders.
   const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
+  // Entries are imported from copies in a folder of this run, removed at its end.
+  const snapshots = new RunSnapshots();
   try {
     // The validators (Ajv and the contract packages) load while the child processes start.
     const [{ mapConcurrent }, { checkAcrossFolders, validatePath }, { formatReports }] = await Promise.all([
@@ -57,7 +60,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         8,
         async ({ input, order }) => {
           try {
-            const found = await validatePath(input, cwd, { importEntry: pool.importerFor(order) });
+            const found = await validatePath(input, cwd, {
+              importEntry: pool.importerFor(order),
+              snapshotDir: snapshots.dir,
+            });
             return suggestFolderGlob(found, input, cwd);
           } finally {
             // Entries are imported in the order of the paths: the next one may go.
@@ -72,5 +78,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return reports.every((r) => r.ok) ? EXIT_OK : EXIT_FAILURE;
   } finally {
     pool.close();
+    snapshots.remove();
   }
 }

@@ -126,6 +126,11 @@ export interface ValidatePathOptions {
    * process (`EntryImportPool`); without it, no entry is imported and only phase 1 runs.
    */
   importEntry?: EntryImporter | undefined;
+  /**
+   * The snapshot folder of the run (`RunSnapshots.dir`): non-builtin entries are imported from copies there, as a
+   * host imports them. Without it, entries are imported from the folders themselves.
+   */
+  snapshotDir?: ((cacheRoot: string) => string) | undefined;
 }
 
 /** An importer that imports nothing (a stand-in that passes the export checks): only phase 1 is really checked. */
@@ -146,18 +151,21 @@ export async function validateTool(
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
   // Independent reads and the loader's module, at the same time.
-  const [manifest, bundled, { validateToolFolder }] = await Promise.all([
+  const [manifest, bundled, { validateToolFolder, rawCacheRoot }] = await Promise.all([
     manifestText(join(dir, "tool.json"), file),
     isBundledTool(dir),
     import("@raw/tool-api"),
   ]);
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
   const name = basename(dir);
-  // The entry is imported from the folder itself (no snapshot copy): the child process resolves its imports exactly
-  // as from the original folder (amendment A8), and validation writes nothing to the user's snapshot cache.
+  // A non-builtin entry is imported from its content-addressed copy, as a host imports it (so a relative import that
+  // leaves the folder fails here too), in the run's own snapshot folder: no sweep, and the run removes it.
+  const snapshotDir = bundled ? undefined : options.snapshotDir?.(rawCacheRoot());
   const selection = bundled
-    ? { identity: `builtin/${name}`, root: bundledToolsRoot(), snapshot: false }
-    : { identity: name, snapshot: false };
+    ? { identity: `builtin/${name}`, root: bundledToolsRoot() }
+    : snapshotDir === undefined
+      ? { identity: name, snapshot: false }
+      : { identity: name, cacheDir: snapshotDir, sweepCache: false };
   const validated = validateToolFolder(dir, {
     ...selection,
     importEntry: options.importEntry ?? PHASE_ONE_ONLY,

@@ -223,17 +223,39 @@ describe("raw validate: what one entry does in the shared child never lands on a
     ]);
   });
 
-  it("validation writes nothing to the snapshot cache", () => {
+  it("validation leaves the snapshot cache as it was: the run's copies are removed at its end", () => {
     const ws = workspace([["a_good", HANDLER]]);
     const { status } = validate(ws, ["a_good"]);
     expect(status).toBe(0);
-    let cached: string[] = [];
-    try {
-      cached = readdirSync(join(ws, ".cache"), { recursive: true }) as string[];
-    } catch {
-      // No cache folder at all.
-    }
-    expect(cached).toEqual([]);
+    // The run's copies are removed by a detached process right after the report: wait for it (at most 10 s).
+    const listing = (): string[] => {
+      try {
+        return (readdirSync(join(ws, ".cache"), { recursive: true }) as string[]).filter(
+          (name) => name !== "validate-runs",
+        );
+      } catch {
+        return []; // No cache folder at all.
+      }
+    };
+    const until = Date.now() + 10_000;
+    while (listing().length > 0 && Date.now() < until)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    expect(listing()).toEqual([]);
     expect(readFileSync(join(ws, "a_good", "index.mjs"), "utf8")).toBe(HANDLER);
+  });
+
+  it("imports entries from copies of their folders, as a host does: a relative import that leaves the folder fails", () => {
+    const ws = workspace([
+      ["a_outside", `import { value } from "../shared.mjs";\nexport const label = value;\n${HANDLER}`],
+      ["b_inside", `import { value } from "./own.mjs";\nexport const label = value;\n${HANDLER}`],
+    ]);
+    writeFileSync(join(ws, "shared.mjs"), "export const value = 1;\n");
+    writeFileSync(join(ws, "b_inside", "own.mjs"), "export const value = 2;\n");
+    const { status, report } = validate(ws, ["a_outside", "b_inside"]);
+    expect(status).toBe(1);
+    const outside = issuesOf(report, "a_outside");
+    expect(outside.map((issue) => issue.code)).toEqual(["entry_load_failed"]);
+    expect(outside[0]?.message).toMatch(/^selected tool entry failed to load: a_outside: .*shared\.mjs/);
+    expect(issuesOf(report, "b_inside")).toEqual([]);
   });
 });

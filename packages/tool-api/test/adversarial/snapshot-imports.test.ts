@@ -135,6 +135,33 @@ describe("A8: bare imports from a snapshot resolve as from the original folder",
     expect(await resultText(toolFolder(project, "scoped_dep", "./index.js"), cacheDir)).toBe("own");
   });
 
+  it("links only what an ancestor has, and the next load links what it gained (a package installed later)", async () => {
+    const cacheDir = join(work, "cache");
+    const project = join(work, "project");
+    const dir = toolFolder(project, "later");
+    const first = await validateToolFolder(dir, { cacheDir });
+    expect(first.ok).toBe(false);
+    expect(first.issues.map((issue) => issue.code)).toEqual(["entry_load_failed"]);
+    const [home] = readdirSync(cacheDir);
+    const mirrored = join(cacheDir, home as string, "root", ...project.split("/").filter(Boolean));
+    expect(existsSync(join(mirrored, "node_modules"))).toBe(false);
+    plantPackage(project, "dep", "installed later");
+    // The same folder, so the same snapshot home: the next load lays its mirror out again. This process keeps the
+    // failed import of that URL (Node caches it), so a fresh process imports the copy.
+    await validateToolFolder(dir, { cacheDir });
+    const entry = join(mirrored, "tools", "later", "index.mjs");
+    const printed = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(entry)}); console.log(m.handler().content[0].text);`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(printed.trim()).toBe("installed later");
+  });
+
   it("resolves a dependency inside the folder to the snapshot's own copy", async () => {
     const cacheDir = join(work, "cache");
     const project = join(work, "project");
@@ -216,6 +243,22 @@ describe("A8: the snapshot cache is private, configurable, bounded and cleaned",
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(staging)).toBe(false);
     expect(readdirSync(cacheDir)).toEqual([loaded.digest]);
+  });
+
+  it("leaves the cache as it is with sweepCache: false (a caller's own folder for one run)", async () => {
+    const cacheDir = join(work, "cache");
+    const project = join(work, "project");
+    plantPackage(project, "dep", "own");
+    const stale = join(cacheDir, "a".repeat(64));
+    mkdirSync(join(stale, "root"), { recursive: true });
+    const old = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    utimesSync(stale, old, old);
+    const checked = await validateToolFolder(toolFolder(project, "kept"), { cacheDir, sweepCache: false });
+    expect(checked.ok).toBe(true);
+    expect(existsSync(stale)).toBe(true);
+    expect(readdirSync(cacheDir).sort()).toHaveLength(2);
+    await loadToolFolder(toolFolder(project, "kept"), { cacheDir });
+    expect(existsSync(stale)).toBe(false);
   });
 
   it("keeps the number of snapshots bounded", async () => {
