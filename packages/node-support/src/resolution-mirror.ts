@@ -14,7 +14,7 @@ export function mirrorPath(home: string, folder: string): string {
 }
 
 /** The entries module resolution looks up in an ancestor folder (outside `node_modules`). */
-const RESOLUTION_ENTRIES = ["node_modules", "package.json"] as const;
+const RESOLUTION_ENTRIES: readonly string[] = ["node_modules", "package.json"];
 
 /** True when `path` exists as a directory entry (a link counts, even one that dangles). */
 async function present(path: string): Promise<boolean> {
