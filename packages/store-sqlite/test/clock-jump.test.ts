@@ -72,13 +72,23 @@ function row(path: string, id: string) {
   }
 }
 
+/** The row of a request that expired: settled once, by its deadline. */
+const EXPIRED_ROW = { state: "expired", revision: 2, canonical_result: '{"status":"expired"}' };
+
+/** A new database with a host process on it that asked one question of `timeoutMs`: the path, host and request id. */
+async function askedOnNewHost(
+  timeoutMs: number,
+): Promise<{ path: string; host: ReturnType<typeof start>; id: string }> {
+  const path = join(dir, `db-${n++}.sqlite`);
+  const host = start(path);
+  await host.line("ready ");
+  host.send(`ask ${timeoutMs}`);
+  return { path, host, id: await host.line("published ") };
+}
+
 describe("a wall clock that jumps while the host runs", () => {
   it("set forward two hours: the live request stays pending through the sweeps and its answer is taken once", async () => {
-    const path = join(dir, `db-${n++}.sqlite`);
-    const h = start(path);
-    await h.line("ready ");
-    h.send("ask 60000");
-    const id = await h.line("published ");
+    const { path, host: h, id } = await askedOnNewHost(60000);
     h.send(`jump ${TWO_HOURS_MS}`);
     await h.line("jumped ");
     // Several expiry sweeps (every 50 ms) run on the jumped clock.
@@ -99,11 +109,7 @@ describe("a wall clock that jumps while the host runs", () => {
   });
 
   it("set back two hours: the request still expires at its timeout_ms and a late answer conflicts", async () => {
-    const path = join(dir, `db-${n++}.sqlite`);
-    const h = start(path);
-    await h.line("ready ");
-    h.send("ask 600");
-    const id = await h.line("published ");
+    const { path, host: h, id } = await askedOnNewHost(600);
     const asked = Date.now();
     h.send(`jump -${TWO_HOURS_MS}`);
     await h.line("jumped ");
@@ -111,37 +117,21 @@ describe("a wall clock that jumps while the host runs", () => {
     expect(Date.now() - asked).toBeLessThan(600 + 3_000);
     h.send(`submit ${id} late`);
     expect(await h.line("error ")).toBe("interaction_conflict");
-    expect(row(path, id)).toEqual({
-      state: "expired",
-      revision: 2,
-      canonical_result: '{"status":"expired"}',
-    });
+    expect(row(path, id)).toEqual(EXPIRED_ROW);
   });
 });
 
 describe("a wall clock that jumped while the host was down (kill -9, restart)", () => {
   it("set forward past the deadline: the recovered request settles expired at once", async () => {
-    const path = join(dir, `db-${n++}.sqlite`);
-    const first = start(path);
-    await first.line("ready ");
-    first.send("ask 60000");
-    const id = await first.line("published ");
+    const { path, host: first, id } = await askedOnNewHost(60000);
     await first.killed();
     const second = start(path, TWO_HOURS_MS);
     expect(await second.line("ready ")).toBe("");
-    expect(row(path, id)).toEqual({
-      state: "expired",
-      revision: 2,
-      canonical_result: '{"status":"expired"}',
-    });
+    expect(row(path, id)).toEqual(EXPIRED_ROW);
   });
 
   it("set back two hours: the recovered request waits at most its own timeout_ms, then expires; no answer doubled", async () => {
-    const path = join(dir, `db-${n++}.sqlite`);
-    const first = start(path);
-    await first.line("ready ");
-    first.send("ask 1500");
-    const id = await first.line("published ");
+    const { path, host: first, id } = await askedOnNewHost(1500);
     await first.killed();
     const restarted = Date.now();
     const second = start(path, -TWO_HOURS_MS);
@@ -154,21 +144,13 @@ describe("a wall clock that jumped while the host was down (kill -9, restart)", 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(Date.now() - restarted).toBeLessThan(1_500 + 3_000);
-    expect(row(path, id)).toEqual({
-      state: "expired",
-      revision: 2,
-      canonical_result: '{"status":"expired"}',
-    });
+    expect(row(path, id)).toEqual(EXPIRED_ROW);
     second.send(`submit ${id} late`);
     expect(await second.line("error ")).toBe("interaction_conflict");
   });
 
   it("set back, answered after the restart: the answer is taken once and survives the next restart", async () => {
-    const path = join(dir, `db-${n++}.sqlite`);
-    const first = start(path);
-    await first.line("ready ");
-    first.send("ask 60000");
-    const id = await first.line("published ");
+    const { path, host: first, id } = await askedOnNewHost(60000);
     await first.killed();
     const second = start(path, -TWO_HOURS_MS);
     expect(await second.line("ready ")).toBe(id);
