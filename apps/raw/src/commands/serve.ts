@@ -1,11 +1,14 @@
+import type { PanelHost } from "@raw/panel/host";
 import { parseCommand, stringOption } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import {
   interruptOrphans,
   loadServeAddress,
+  loadServePanels,
   openStateStore,
   saveServeAddress,
+  saveServePanels,
 } from "../support/state-store.js";
 import { sessionCwd } from "./call.js";
 
@@ -54,6 +57,13 @@ export async function run(
     host,
     interactionStore,
     ...(kept !== undefined ? { token: kept.token } : {}),
+    // The sidebar panels of the previous run come back, and every committed change is kept for the next one.
+    ...(interactionStore !== undefined
+      ? {
+          restorePanels: loadServePanels(interactionStore),
+          onPanelsChanged: (panels: PanelHost) => saveServePanels(interactionStore, panels),
+        }
+      : {}),
   };
   let served: Awaited<ReturnType<typeof startServe>>;
   try {

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { LoadedHook } from "@raw/hook-protocol";
 import { type PanelDeclaration, type PanelDocument, resolveAction } from "@raw/panel";
-import type { InteractionRecord, PanelFrame, SyncInteractionStore } from "@raw/panel/host";
+import type {
+  InteractionRecord,
+  PanelFrame,
+  PanelHost,
+  PanelState,
+  SyncInteractionStore,
+} from "@raw/panel/host";
 import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";
@@ -94,6 +100,10 @@ export interface WebSessionOptions {
   readonly env?: NodeJS.ProcessEnv | undefined;
   /** Where interaction requests live (`raw serve --state`); default in memory. */
   readonly interactionStore?: SyncInteractionStore | undefined;
+  /** Committed sidebar panels to start from (`raw serve --state` after a restart). */
+  readonly restorePanels?: readonly PanelState[] | undefined;
+  /** Called with the panel host after each committed change of its panels (to keep them for the next run). */
+  readonly onPanelsChanged?: ((host: PanelHost) => void) | undefined;
 }
 
 /** The session behind `raw serve`: calls, approvals, interactions and panels, pushed to every page. */
@@ -145,11 +155,22 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     return (declared as readonly PanelDeclaration[] | undefined)?.find((d) => d.id === panel);
   };
 
+  // Each committed change of the sidebar panels is kept (`--state`); live frames of a running call are not.
+  const panelsChanged = (frame: PanelFrame) => {
+    if (frame.view !== undefined || (frame.type === "update" && frame.live)) return;
+    try {
+      options.onPanelsChanged?.(session.panels);
+    } catch {
+      // Keeping panels for a restart never fails the session.
+    }
+  };
+
   const onPanelFrame = (frame: PanelFrame) => {
     const key = frame.view === undefined ? frame.fullId : `${frame.fullId}@${frame.view}`;
     if (frame.type === "remove") {
       panels.delete(key);
       hub.send({ type: "panel-removed", data: { key } });
+      panelsChanged(frame);
       return;
     }
     const declaration = declarationOf(frame.owner, frame.panel);
@@ -165,6 +186,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     };
     panels.set(key, view);
     hub.send({ type: "panel", data: { key, live: frame.live, ...view } });
+    panelsChanged(frame);
   };
 
   const approve = (request: ApprovalRequest): Promise<boolean> =>
@@ -197,6 +219,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     approver: { label: "the web page", approve },
     interactive: true,
     interactionStore: options.interactionStore,
+    restorePanels: options.restorePanels,
     onPanelFrame,
     onStep: (step) => {
       if (!running) return;
@@ -206,6 +229,20 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
       hub.send({ type: "step", data: { callId: running.id, step: shown } });
     },
   });
+
+  // Restored panels are committed state without frames: the page gets them with the session's state.
+  for (const state of session.panels.list()) {
+    const declaration = declarationOf(state.owner, state.id);
+    panels.set(state.fullId, {
+      fullId: state.fullId,
+      owner: state.owner,
+      panel: state.id,
+      revision: state.revision,
+      document: state.document as PanelDocument,
+      closed: state.closed,
+      ...(declaration ? { declaration } : {}),
+    });
+  }
 
   const interactionView = (record: InteractionRecord): InteractionView => ({
     requestId: record.identity.requestId,

@@ -11,6 +11,7 @@ import {
   type PanelFrame,
   type PanelHost,
   type PanelReceipt,
+  type PanelState,
   type SyncInteractionStore,
 } from "@raw/panel/host";
 import {
@@ -68,6 +69,8 @@ export interface SessionOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Observes the panel host's live frames (a web page). */
   onPanelFrame?: ((frame: PanelFrame) => void) | undefined;
+  /** Committed sidebar panels to start from (`raw serve --state` after a restart). */
+  restorePanels?: readonly PanelState[] | undefined;
   /** Answers arrive only through `session.interactions.submit` (a web page), not an adapter. */
   interactive?: boolean | undefined;
 }
@@ -114,7 +117,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
           env: options.env,
         })
       : undefined;
-  const host = createPanelHost(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {});
+  const host = createPanelHost({
+    ...(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {}),
+    ...(options.restorePanels ? { restore: options.restorePanels } : {}),
+  });
   const service = createInteractionService({
     ...(options.interactionAdapter
       ? { adapter: options.interactionAdapter }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
+import { type PanelHost, type PanelState, restorePanelStates, snapshotPanelHost } from "@raw/panel/host";
 import { isContractError } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { CliFailure } from "./io.js";
@@ -10,6 +11,9 @@ export const STATE_FILE_MODE = 0o600;
 
 /** The reserved snapshot key under which `raw serve --state` keeps its address (never a real session id). */
 export const SERVE_ADDRESS_KEY = "raw-serve/address";
+
+/** The reserved snapshot key under which `raw serve --state` keeps its committed sidebar panels. */
+export const SERVE_PANELS_KEY = "raw-serve/panels";
 
 /** What `raw serve --state` keeps so a restart serves the same URL: the per-run token and the port. */
 export interface ServeAddress {
@@ -122,4 +126,26 @@ export function interruptOrphans(store: SqliteInteractionStore): number {
     count += store.interruptPending(owner);
   }
   return count;
+}
+
+/**
+ * The sidebar panels `raw serve --state` kept from its last run, for `createPanelHost({ restore })`: their revisions
+ * continue where they stopped (`panels.md` §13.5). A panel that holds a form is left out, since its question ended
+ * with the run that asked it (`interruptOrphans`). A snapshot that does not parse restores nothing.
+ */
+export function loadServePanels(store: SqliteInteractionStore): PanelState[] {
+  try {
+    const kept = store.loadPanels(SERVE_PANELS_KEY);
+    if (kept === undefined) return [];
+    return restorePanelStates(kept).filter(
+      (state) => !state.document.blocks.some((block) => block.kind === "form"),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Keeps the committed sidebar panels of `host` for the next run of `raw serve --state`. */
+export function saveServePanels(store: SqliteInteractionStore, host: PanelHost): void {
+  store.savePanels(SERVE_PANELS_KEY, snapshotPanelHost(host));
 }

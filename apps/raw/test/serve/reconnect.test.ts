@@ -254,6 +254,59 @@ describe("the page recovers from a lost connection", () => {
     expect(await third.stop()).toBe(0);
   });
 
+  it("raw serve --state restarted after kill -9: the sidebar panels come back and their revisions continue", async () => {
+    const cwd = tempDir("raw-serve-panels-");
+    const state = join(tempDir("raw-serve-state-"), "state.db");
+    const args = ["--cwd", cwd, "--rules", RULES, "--state", state];
+    const first = await serve(args);
+    const { page, watch } = await openWatchedPage(browser, first.url);
+    await expect.poll(() => connection(page)).toBe("live");
+    await compose(page, "todo", {
+      mode: "replace",
+      items: [
+        { id: "a", label: "Write the tests", status: "in_progress" },
+        { id: "b", label: "Ship", status: "pending" },
+      ],
+    });
+    const panel = page.locator("raw-panel");
+    await expect.poll(() => panel.locator("li[data-item=a]").getAttribute("data-status")).toBe("in_progress");
+    const before = JSON.parse((await rawRequest(`${first.url}api/state`)).body).panels as Array<{
+      fullId: string;
+      revision: number;
+    }>;
+    expect(before.map((p) => p.fullId)).toEqual(["builtin/todo#todo"]);
+    const revision = before[0]?.revision as number;
+
+    await kill(first.child);
+    await expect.poll(() => connection(page), { timeout: 10_000 }).toBe("reconnecting");
+    const second = await serve(args);
+    expect(second.url).toBe(first.url);
+    await expect.poll(() => connection(page), { timeout: 15_000 }).toBe("live");
+    // The restarted server starts from the kept panel: the same page shows it again, never reloaded.
+    await expect
+      .poll(() => page.locator("raw-panel li[data-item=a]").getAttribute("data-status"), { timeout: 10_000 })
+      .toBe("in_progress");
+    const after = JSON.parse((await rawRequest(`${second.url}api/state`)).body).panels as Array<{
+      fullId: string;
+      revision: number;
+    }>;
+    expect(after).toEqual([expect.objectContaining({ fullId: "builtin/todo#todo", revision })]);
+
+    // The next change continues the panel's revisions.
+    await compose(page, "todo", { mode: "merge", items: [{ id: "b", status: "in_progress" }] });
+    await expect
+      .poll(() => page.locator("raw-panel li[data-item=b]").getAttribute("data-status"))
+      .toBe("in_progress");
+    const next = JSON.parse((await rawRequest(`${second.url}api/state`)).body).panels as Array<{
+      revision: number;
+    }>;
+    expect(next[0]?.revision).toBe(revision + 1);
+    expect(await page.locator("raw-panel").count()).toBe(1);
+    expect(watch.errors).toEqual([]);
+    await page.close();
+    expect(await second.stop()).toBe(0);
+  });
+
   it("without --state a restart changes the token: the page says to reload with the new address", async () => {
     const cwd = tempDir("raw-serve-nostate-");
     const first = await serve(["--cwd", cwd]);
