@@ -237,7 +237,7 @@ describe("mountMcpServer's tools/call: the SDK client's result check", () => {
       await mountMcpServer(registry, {
         name: "echo",
         command: process.execPath,
-        args: [fixture("echo-result-server.mjs")],
+        args: [fixture("fake-server.mjs"), "echo-result"],
         stderr: "ignore",
         toolName: (tool) => tool,
       }),

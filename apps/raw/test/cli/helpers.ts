@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -82,6 +82,36 @@ export function tempDir(prefix = "raw-cli-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   made.push(dir);
   return dir;
+}
+
+/**
+ * Writes one tool folder per entry under a new workspace (`id` → the source of its `index.mjs`), each with a valid
+ * manifest whose id and name are the folder's; returns the workspace.
+ */
+export function toolWorkspace(
+  prefix: string,
+  entries: Iterable<readonly [string, string]>,
+  description = "A tool written by a test.",
+): string {
+  const root = tempDir(prefix);
+  for (const [id, source] of entries) {
+    const dir = join(root, id);
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "tool.json"),
+      JSON.stringify({
+        api_version: 2,
+        id,
+        version: "1.0.0",
+        name: id,
+        description,
+        input_schema: { type: "object" },
+        entry: "./index.mjs",
+      }),
+    );
+    writeFileSync(join(dir, "index.mjs"), source);
+  }
+  return root;
 }
 
 /** The lines of a text output, without the trailing empty line. */

@@ -5,10 +5,10 @@
  * other folder is complete and well-formed in text, json and github formats. Runs the built CLI on real folders.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bin, lines, raw, tempDir } from "./helpers.js";
+import { bin, lines, raw, toolWorkspace } from "./helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";
 
@@ -55,25 +55,11 @@ const EXPECTED: Readonly<Record<string, { code: string; message: RegExp } | null
 };
 
 function workspace(): string {
-  const root = tempDir("raw-validate-isolation-");
-  for (const [id, source] of Object.entries(ENTRIES)) {
-    const dir = join(root, id);
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "tool.json"),
-      JSON.stringify({
-        api_version: 2,
-        id,
-        version: "1.0.0",
-        name: id,
-        description: "A tool whose entry misbehaves when imported.",
-        input_schema: { type: "object" },
-        entry: "./index.mjs",
-      }),
-    );
-    writeFileSync(join(dir, "index.mjs"), source);
-  }
-  return root;
+  return toolWorkspace(
+    "raw-validate-isolation-",
+    Object.entries(ENTRIES),
+    "A tool whose entry misbehaves when imported.",
+  );
 }
 
 const folders = Object.keys(ENTRIES);

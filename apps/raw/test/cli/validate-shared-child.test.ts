@@ -8,11 +8,11 @@
  * next (that folder is imported again on a fresh child). Runs the built CLI on real folders and real processes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bin, tempDir } from "./helpers.js";
+import { bin, tempDir, toolWorkspace } from "./helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";
 /** An entry without a handler export: its folder must always get `handler_invalid`. */
@@ -31,25 +31,7 @@ interface Report {
 
 /** Writes tool folders (`name` → entry text) in the given order under a new workspace. */
 function workspace(entries: ReadonlyArray<readonly [string, string]>): string {
-  const root = tempDir("raw-validate-shared-");
-  for (const [id, source] of entries) {
-    const dir = join(root, id);
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "tool.json"),
-      JSON.stringify({
-        api_version: 2,
-        id,
-        version: "1.0.0",
-        name: id,
-        description: "A tool for the shared validation child.",
-        input_schema: { type: "object" },
-        entry: "./index.mjs",
-      }),
-    );
-    writeFileSync(join(dir, "index.mjs"), source);
-  }
-  return root;
+  return toolWorkspace("raw-validate-shared-", entries, "A tool for the shared validation child.");
 }
 
 function validate(
