@@ -216,7 +216,7 @@ async function load(
     throw located("hook_changed_while_loading", `selected hook changed while loading: hook.json`, "");
   }
 
-  const cache = await ensurePrivateDir(options.snapshotDir ?? defaultSnapshotDir());
+  const cache = ensurePrivateDir(options.snapshotDir ?? defaultSnapshotDir());
   const snapshot = await writeSnapshot(cache, first, digest, id, folder);
   await sweepSnapshotCache(cache, new Set([digest]));
   const relocate = (rel: string) => join(snapshot, rel);

@@ -30,7 +30,7 @@ function unsafe(dir: string, reason: string): ContractError {
  * Creates `dir` with mode 0700 and checks that it is a private folder of this user (`@raw/node-support`). Returns
  * its real path. Throws `ContractError` `hook_snapshot_cache_unsafe`.
  */
-export function ensurePrivateDir(dir: string): Promise<string> {
+export function ensurePrivateDir(dir: string): string {
   return ensurePrivate(dir, unsafe);
 }
 

@@ -187,7 +187,7 @@ export async function writeSnapshot(
   await mkdir(home, { recursive: true, mode: 0o700 });
   const now = new Date();
   await utimes(home, now, now);
-  await layOutResolutionMirror(home, folder);
+  layOutResolutionMirror(home, folder);
   let exists = true;
   try {
     await lstat(target);

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { lstat, mkdir, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** The folder of a snapshot home under which the original absolute path is mirrored. */
@@ -17,13 +26,8 @@ export function mirrorPath(home: string, folder: string): string {
 const RESOLUTION_ENTRIES: readonly string[] = ["node_modules", "package.json"];
 
 /** True when `path` exists as a directory entry (a link counts, even one that dangles). */
-async function present(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
+function present(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 function insideNodeModules(dir: string): boolean {
@@ -31,30 +35,30 @@ function insideNodeModules(dir: string): boolean {
   return name === "node_modules" || (name.startsWith("@") && basename(dirname(dir)) === "node_modules");
 }
 
-async function linkTarget(path: string): Promise<string | undefined> {
+function linkTarget(path: string): string | undefined {
   try {
-    return (await lstat(path)).isSymbolicLink() ? await readlink(path) : undefined;
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Makes `path` a symbolic link to `target` (atomically replacing a different link). */
-async function ensureLink(path: string, target: string): Promise<void> {
+function ensureLink(path: string, target: string): void {
   // A new home has no links yet: creating one where nothing is takes one call (and is atomic).
   try {
-    await symlink(target, path);
+    symlinkSync(target, path);
     return;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  if ((await linkTarget(path)) === target) return;
+  if (linkTarget(path) === target) return;
   const temporary = join(dirname(path), `.link-${process.pid}-${randomUUID()}`);
-  await symlink(target, temporary);
+  symlinkSync(target, temporary);
   try {
-    await rename(temporary, path);
+    renameSync(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw error;
   }
 }
@@ -69,34 +73,29 @@ async function ensureLink(path: string, target: string): Promise<void> {
  * required from the snapshot resolves to the very file the original folder would get, and the package scope of a
  * `.js` file is the original one. Above the mirror, `<home>/package.json` is a neutral scope (as when the original
  * folder has no `package.json` above it).
+ *
+ * Every file-system call of a snapshot is synchronous: each is a metadata call of a few microseconds on a small tree,
+ * where an asynchronous one costs a thread-pool round trip of tens (`bench/suites/08-cli.mjs`, `raw validate` on
+ * 1,000 folders); a host loads its tools before it serves, and the event loop is held for well under a millisecond
+ * per folder.
  */
-export async function layOutResolutionMirror(home: string, folder: string): Promise<void> {
+export function layOutResolutionMirror(home: string, folder: string): void {
   const parts = folder.split("/").filter((part) => part !== "");
-  await writeFile(join(home, "package.json"), NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
-  // Every level of the mirror at once (the deepest one and its parents), then the links of all levels together.
-  await mkdir(join(home, MIRROR_ROOT, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
-  await Promise.all(
-    parts.map(async (chain, depth) => {
-      const original = `/${parts.slice(0, depth).join("/")}`;
-      const mirror = join(home, MIRROR_ROOT, ...parts.slice(0, depth));
-      let names: string[];
-      if (insideNodeModules(original)) {
-        try {
-          names = await readdir(original);
-        } catch {
-          names = [];
-        }
-      } else {
-        const found = await Promise.all(
-          RESOLUTION_ENTRIES.map(async (name) => ((await present(join(original, name))) ? name : undefined)),
-        );
-        names = found.filter((name): name is string => name !== undefined);
+  writeFileSync(join(home, "package.json"), NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
+  mkdirSync(join(home, MIRROR_ROOT, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
+  parts.forEach((chain, depth) => {
+    const original = `/${parts.slice(0, depth).join("/")}`;
+    const mirror = join(home, MIRROR_ROOT, ...parts.slice(0, depth));
+    let names: string[];
+    if (insideNodeModules(original)) {
+      try {
+        names = readdirSync(original);
+      } catch {
+        names = [];
       }
-      await Promise.all(
-        names
-          .filter((name) => name !== chain)
-          .map((name) => ensureLink(join(mirror, name), join(original, name))),
-      );
-    }),
-  );
+    } else {
+      names = RESOLUTION_ENTRIES.filter((name) => present(join(original, name)));
+    }
+    for (const name of names) if (name !== chain) ensureLink(join(mirror, name), join(original, name));
+  });
 }

@@ -1,4 +1,14 @@
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /** One regular file of a tool folder: its relative path (`/`-separated), permission bits, size and bytes. */
@@ -27,6 +37,22 @@ export function isStrictlyInside(parent: string, child: string): boolean {
   return child.length > parent.length + 1 && child.startsWith(`${parent}/`);
 }
 
+/**
+ * Reads the regular file at `path` whole, with its permission bits; `undefined` when it is not a regular file when
+ * opened. It is opened without blocking and checked on the open descriptor, so a file swapped for a FIFO or a device
+ * after it was listed is refused, never read (a read of a FIFO would wait for a writer forever).
+ */
+export function readRegularFile(path: string): { bytes: Uint8Array; mode: number } | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return undefined;
+    return { bytes: readFileSync(fd), mode: info.mode & 0o7777 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -36,24 +62,29 @@ function compareCodeUnits(a: string, b: string): number {
  * Symbolic links are followed when their real target stays inside the folder (else `file_escape`); a directory
  * link cycle, a dangling or looping link, and anything that is neither a regular file nor a directory (socket,
  * FIFO, device) give `file_unsupported`. Non-regular files are never opened.
+ *
+ * The calls are synchronous: a tool folder is a few small files, read whole into memory anyway, and a synchronous
+ * `lstat` or read of a small file costs a few microseconds where an asynchronous one costs a thread-pool round trip
+ * of tens (`raw validate` on 1,000 folders spent most of its time in those round trips; `bench/suites/08-cli.mjs`).
  */
-export async function readFolderFileSet(root: string): Promise<FolderFileSet> {
+export function readFolderFileSet(root: string): FolderFileSet {
   const files: FolderFile[] = [];
   const problems: FolderFileProblem[] = [];
 
-  const readRegular = async (path: string, relpath: string, mode: number): Promise<void> => {
+  const readRegular = (path: string, relpath: string): void => {
     try {
-      const bytes = await readFile(path);
-      files.push({ relpath, mode: mode & 0o7777, size: bytes.length, bytes });
+      const read = readRegularFile(path);
+      if (read === undefined) problems.push({ code: "file_unsupported", relpath });
+      else files.push({ relpath, mode: read.mode, size: read.bytes.length, bytes: read.bytes });
     } catch {
       problems.push({ code: "file_unsupported", relpath });
     }
   };
 
-  const walk = async (dir: string, rel: string, ancestors: ReadonlySet<string>): Promise<void> => {
+  const walk = (dir: string, rel: string, ancestors: ReadonlySet<string>): void => {
     let names: string[];
     try {
-      names = (await readdir(dir)).sort(compareCodeUnits);
+      names = readdirSync(dir).sort(compareCodeUnits);
     } catch {
       problems.push({ code: "file_unsupported", relpath: rel === "" ? "." : rel });
       return;
@@ -62,11 +93,11 @@ export async function readFolderFileSet(root: string): Promise<FolderFileSet> {
       const relpath = rel === "" ? name : `${rel}/${name}`;
       const path = join(dir, name);
       try {
-        const info = await lstat(path);
+        const info = lstatSync(path);
         if (info.isSymbolicLink()) {
           let target: string;
           try {
-            target = await realpath(path);
+            target = realpathSync.native(path);
           } catch {
             problems.push({ code: "file_unsupported", relpath });
             continue;
@@ -75,19 +106,19 @@ export async function readFolderFileSet(root: string): Promise<FolderFileSet> {
             problems.push({ code: "file_escape", relpath });
             continue;
           }
-          const targetInfo = await stat(target);
+          const targetInfo = statSync(target);
           if (targetInfo.isDirectory()) {
             if (ancestors.has(target)) problems.push({ code: "file_unsupported", relpath });
-            else await walk(target, relpath, new Set([...ancestors, target]));
+            else walk(target, relpath, new Set([...ancestors, target]));
           } else if (targetInfo.isFile()) {
-            await readRegular(target, relpath, targetInfo.mode);
+            readRegular(target, relpath);
           } else {
             problems.push({ code: "file_unsupported", relpath });
           }
         } else if (info.isDirectory()) {
-          await walk(path, relpath, new Set([...ancestors, path]));
+          walk(path, relpath, new Set([...ancestors, path]));
         } else if (info.isFile()) {
-          await readRegular(path, relpath, info.mode);
+          readRegular(path, relpath);
         } else {
           problems.push({ code: "file_unsupported", relpath });
         }
@@ -97,7 +128,7 @@ export async function readFolderFileSet(root: string): Promise<FolderFileSet> {
     }
   };
 
-  await walk(root, "", new Set([root]));
+  walk(root, "", new Set([root]));
   files.sort((a, b) => compareCodeUnits(a.relpath, b.relpath));
   return { files, problems };
 }

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ContractError, type Issue, isContractError, thrownMessage } from "@raw/schema";
@@ -7,6 +7,7 @@ import {
   type FolderFileSet,
   isStrictlyInside,
   readFolderFileSet,
+  readRegularFile,
   sameBytes,
   sameFileSet,
 } from "./file-set.js";
@@ -188,19 +189,19 @@ const MANIFEST_MISSING_HINT = "a tool folder holds a tool.json manifest (raw ini
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Phase 1 of tool-api.md §5.2 for one selection: returns its state, or pushes its issues. */
-async function phaseOne(
+function phaseOne(
   selection: ResolvedSelection,
   issues: ToolIssue[],
   allIssues: boolean,
   diagnostics: DiagnosticEntry[] = [],
-): Promise<PhaseOneTool | undefined> {
+): PhaseOneTool | undefined {
   const id = selection.identity;
   const before = issues.length;
   // 1. Root and folder real paths; the folder strictly inside the root.
   let folder: string;
   try {
-    const root = await realpath(selection.root);
-    folder = await realpath(selection.dir);
+    const root = realpathSync.native(selection.root);
+    folder = realpathSync.native(selection.dir);
     if (!isStrictlyInside(root, folder)) {
       issues.push(
         toolIssue(id, "folder_escape", `missing or escaping selected tool ${id}: folder escape`, ""),
@@ -216,7 +217,7 @@ async function phaseOne(
   // 2. tool.json: a regular file inside the folder.
   let manifestPath: string;
   try {
-    manifestPath = await realpath(join(folder, MANIFEST_FILE));
+    manifestPath = realpathSync.native(join(folder, MANIFEST_FILE));
   } catch {
     issues.push(
       toolIssue(id, "manifest_missing", `selected tool files are missing: ${id}`, "", MANIFEST_MISSING_HINT),
@@ -224,7 +225,7 @@ async function phaseOne(
     return undefined;
   }
   try {
-    if (!isStrictlyInside(folder, manifestPath) || !(await stat(manifestPath)).isFile()) {
+    if (!isStrictlyInside(folder, manifestPath) || !statSync(manifestPath).isFile()) {
       issues.push(toolIssue(id, "manifest_escape", `selected tool manifest escapes folder: ${id}`, ""));
       return undefined;
     }
@@ -240,7 +241,10 @@ async function phaseOne(
   let parsedOk = false;
   let text: string | undefined;
   try {
-    manifestBytes = await readFile(manifestPath);
+    // Opened without blocking: a manifest swapped for a FIFO since the check above is refused, not waited on.
+    const read = readRegularFile(manifestPath);
+    if (read === undefined) throw new Error(`${MANIFEST_FILE} is not a regular file`);
+    manifestBytes = read.bytes;
     text = STRICT_UTF8.decode(manifestBytes);
     parsed = JSON.parse(text);
     parsedOk = true;
@@ -287,8 +291,8 @@ async function phaseOne(
       issues.push(escapes());
     } else {
       try {
-        const entryPath = await realpath(lexical);
-        if (!isStrictlyInside(folder, entryPath) || !(await stat(entryPath)).isFile()) {
+        const entryPath = realpathSync.native(lexical);
+        if (!isStrictlyInside(folder, entryPath) || !statSync(entryPath).isFile()) {
           issues.push(escapes());
         } else entryOk = true;
       } catch {
@@ -305,7 +309,7 @@ async function phaseOne(
     }
   }
   // 6–7. Every file, read twice; the manifest bytes must be the ones validated.
-  const first = await readFolderFileSet(folder);
+  const first = readFolderFileSet(folder);
   for (const problem of first.problems) {
     issues.push(
       problem.code === "file_escape"
@@ -313,7 +317,7 @@ async function phaseOne(
         : toolIssue(id, "file_unsupported", `unsupported selected tool file: ${problem.relpath}`, ""),
     );
   }
-  const second = await readFolderFileSet(folder);
+  const second = readFolderFileSet(folder);
   if (!sameFileSet(first, second)) {
     issues.push(toolIssue(id, "folder_changed", `selected tool changed while loading: ${id}`, ""));
   } else if (manifestBytes !== undefined) {
@@ -522,7 +526,7 @@ async function run(
   const diagnostics: DiagnosticEntry[] = [];
   const allIssues = options.allIssues === true;
   for (const selection of selections) {
-    const tool = await phaseOne(selection, issues, allIssues, diagnostics);
+    const tool = phaseOne(selection, issues, allIssues, diagnostics);
     if (tool) passed.push(tool);
   }
   // The allIssues mode: entries of manifests with other issues are still checked, only through an importer the host
@@ -548,7 +552,7 @@ async function run(
   if (issues.length > 0) return { issues, warnings, tools: [] };
 
   const tools: LoadedTool[] = [];
-  let cache: Promise<string> | undefined;
+  let cacheDir: string | undefined;
   const used = new Set<string>();
   for (const tool of passed) {
     const id = tool.selection.identity;
@@ -557,10 +561,9 @@ async function run(
     let importDir = tool.folder;
     try {
       if (tool.selection.snapshot) {
-        cache ??= ensurePrivateDir(options.cacheDir ?? defaultSnapshotCacheDir());
-        const cacheDir = await cache;
+        cacheDir ??= ensurePrivateDir(options.cacheDir ?? defaultSnapshotCacheDir());
         used.add(digest);
-        importDir = await materializeSnapshot(cacheDir, digest, tool.fileSet.files, tool.folder);
+        importDir = materializeSnapshot(cacheDir, digest, tool.fileSet.files, tool.folder);
       }
       const url = `${pathToFileURL(join(importDir, tool.manifest.entry)).href}?digest=${digest}`;
       module = options.importEntry
@@ -586,10 +589,7 @@ async function run(
       }),
     );
   }
-  if (cache !== undefined) {
-    const cacheDir = await cache.catch(() => undefined);
-    if (cacheDir !== undefined && options.sweepCache !== false) await sweepSnapshotCache(cacheDir, used);
-  }
+  if (cacheDir !== undefined && options.sweepCache !== false) await sweepSnapshotCache(cacheDir, used);
   return { issues, warnings, tools: issues.length > 0 ? [] : tools };
 }
 

@@ -1,24 +1,28 @@
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { layOutResolutionMirror, mirrorPath, SNAPSHOT_SIZE_FILE } from "@raw/node-support";
 import { type FolderFile, readFolderFileSet, sameBytes } from "./file-set.js";
 
 export { defaultSnapshotCacheDir } from "./snapshot-cache.js";
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** True when the copy at `dir` holds exactly `files` (paths, modes, sizes, bytes) and nothing else. */
-async function verifyCopy(dir: string, files: readonly FolderFile[]): Promise<boolean> {
+function verifyCopy(dir: string, files: readonly FolderFile[]): boolean {
   try {
-    const copy = await readFolderFileSet(dir);
+    const copy = readFolderFileSet(dir);
     if (copy.problems.length > 0 || copy.files.length !== files.length) return false;
     for (let i = 0; i < files.length; i++) {
       const a = files[i] as FolderFile;
@@ -37,18 +41,18 @@ async function verifyCopy(dir: string, files: readonly FolderFile[]): Promise<bo
  * Records in the snapshot home the byte size of its largest copy (what the cache sweep counts); in a `fresh` home
  * nothing is recorded yet.
  */
-async function recordSize(home: string, files: readonly FolderFile[], fresh: boolean): Promise<void> {
+function recordSize(home: string, files: readonly FolderFile[], fresh: boolean): void {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const path = join(home, SNAPSHOT_SIZE_FILE);
   let recorded = 0;
   if (!fresh) {
     try {
-      recorded = Number((await readFile(path, "utf8")).trim()) || 0;
+      recorded = Number(readFileSync(path, "utf8").trim()) || 0;
     } catch {
       // First copy of this digest.
     }
   }
-  if (bytes > recorded) await writeFile(path, `${bytes}\n`, { mode: 0o600 });
+  if (bytes > recorded) writeFileSync(path, `${bytes}\n`, { mode: 0o600 });
 }
 
 /**
@@ -57,54 +61,54 @@ async function recordSize(home: string, files: readonly FolderFile[], fresh: boo
  * that stands for the folder's real path `folder` (`<cacheDir>/<digest>/root/<folder>`), so bare imports from the
  * copy resolve as from the original folder. An existing copy is verified file by file before reuse and rebuilt when
  * it differs. The copy is written to a private staging directory first and renamed into place. `cacheDir` must be
- * an existing private directory (`ensurePrivateDir`). Returns the copy's path.
+ * an existing private directory (`ensurePrivateDir`). Returns the copy's path. The file-system calls are synchronous
+ * (see `layOutResolutionMirror` in `@raw/node-support`).
  */
-export async function materializeSnapshot(
+export function materializeSnapshot(
   cacheDir: string,
   digest: string,
   files: readonly FolderFile[],
   folder: string,
-): Promise<string> {
+): string {
   const home = join(cacheDir, digest);
   const target = mirrorPath(home, folder);
   // A home this call creates is new: nothing to mark as used, no size recorded, no earlier copy to verify.
   let fresh = true;
   try {
-    await mkdir(home, { mode: 0o700 });
+    mkdirSync(home, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     fresh = false;
   }
   if (!fresh) {
     const now = new Date();
-    await utimes(home, now, now);
+    utimesSync(home, now, now);
   }
-  await Promise.all([layOutResolutionMirror(home, folder), recordSize(home, files, fresh)]);
-  if (!fresh && (await exists(target)) && (await verifyCopy(target, files))) return target;
+  layOutResolutionMirror(home, folder);
+  recordSize(home, files, fresh);
+  if (!fresh && exists(target) && verifyCopy(target, files)) return target;
   const staging = join(home, `.staging-${process.pid}-${randomUUID()}`);
   try {
-    await mkdir(staging, { mode: 0o700 });
-    await Promise.all(
-      files.map(async (file) => {
-        const path = join(staging, ...file.relpath.split("/"));
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        await writeFile(path, file.bytes);
-        await chmod(path, file.mode);
-      }),
-    );
-    if (await exists(target)) {
-      if (await verifyCopy(target, files)) return target;
-      await rm(target, { recursive: true, force: true });
+    mkdirSync(staging, { mode: 0o700 });
+    for (const file of files) {
+      const path = join(staging, ...file.relpath.split("/"));
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      writeFileSync(path, file.bytes, { flag: "wx" });
+      chmodSync(path, file.mode);
+    }
+    if (exists(target)) {
+      if (verifyCopy(target, files)) return target;
+      rmSync(target, { recursive: true, force: true });
     }
     try {
-      await rename(staging, target);
+      renameSync(staging, target);
     } catch (error) {
       // Another loader may have won the race: its copy is fine when it verifies.
-      if (await verifyCopy(target, files)) return target;
+      if (verifyCopy(target, files)) return target;
       throw error;
     }
     return target;
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
 }

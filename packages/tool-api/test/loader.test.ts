@@ -6,6 +6,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -14,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ContractError, isContractError } from "@raw/schema";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { readFolderFileSet, sameFileSet } from "../src/file-set.js";
+import { readFolderFileSet, readRegularFile, sameFileSet } from "../src/file-set.js";
 import {
   createToolRegistry,
   loadToolFolder,
@@ -360,7 +361,7 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     writeFileSync(join(dir, "sub", "data.txt"), "d");
     symlinkSync("sub", join(dir, "sub-link"));
     expect(await validate(dir)).toEqual({ ok: true, issues: [], warnings: [] });
-    const set = await readFolderFileSet(dir);
+    const set = readFolderFileSet(dir);
     expect(set.files.map((f) => f.relpath)).toEqual([
       "alias.mjs",
       "index.mjs",
@@ -397,21 +398,32 @@ describe("phase 1 (tool-api.md §5.2): every rule with real folders", () => {
     ]);
   });
 
-  it("detects a changed file set (same paths, modes, sizes and bytes)", async () => {
+  it("a file swapped for a FIFO after it was listed is refused when opened, never waited on", () => {
+    // The reads are synchronous: a FIFO opened for a blocking read would hold the whole process until a writer came.
+    const dir = tool("swapped");
+    execFileSync("mkfifo", [join(dir, "late-pipe")]);
+    expect(readRegularFile(join(dir, "late-pipe"))).toBeUndefined();
+    expect(readRegularFile(join(dir, "index.mjs"))).toEqual({
+      bytes: readFileSync(join(dir, "index.mjs")),
+      mode: statSync(join(dir, "index.mjs")).mode & 0o7777,
+    });
+  });
+
+  it("detects a changed file set (same paths, modes, sizes and bytes)", () => {
     const dir = tool("change");
-    const a = await readFolderFileSet(dir);
-    expect(sameFileSet(a, await readFolderFileSet(dir))).toBe(true);
+    const a = readFolderFileSet(dir);
+    expect(sameFileSet(a, readFolderFileSet(dir))).toBe(true);
     writeFileSync(join(dir, "index.mjs"), HANDLER.replace("touched", "touchee"));
-    expect(sameFileSet(a, await readFolderFileSet(dir))).toBe(false);
+    expect(sameFileSet(a, readFolderFileSet(dir))).toBe(false);
     expect(a.files.map((f) => f.relpath)).toEqual(["index.mjs", "tool.json"]);
   });
 
-  it("enumerates files sorted by relative path in code-unit order", async () => {
+  it("enumerates files sorted by relative path in code-unit order", () => {
     const dir = tool("sorted", {
       files: { "a/b.txt": "1", "a-c.txt": "2", "B.txt": "3", "é.txt": "4" },
       entry: HANDLER,
     });
-    const set = await readFolderFileSet(dir);
+    const set = readFolderFileSet(dir);
     expect(set.files.map((f) => f.relpath)).toEqual([
       "B.txt",
       "a-c.txt",

@@ -1,4 +1,4 @@
-import { lstat, realpath, stat } from "node:fs/promises";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
@@ -88,10 +88,9 @@ function single(
   return report(file, kind, [locate({ code, message, hint }, position)]);
 }
 
-async function exists(path: string): Promise<boolean> {
+function exists(path: string): boolean {
   try {
-    await lstat(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -105,18 +104,25 @@ async function manifestText(path: string, shown: string): Promise<{ text?: strin
   return {};
 }
 
-let bundledRoot: Promise<string | undefined> | undefined;
+let bundledRoot: { path: string | undefined } | undefined;
 
-/** True when `dir` is a folder of the bundled tools root (loaded as `builtin/<name>`, from the folder itself). */
-async function isBundledTool(dir: string): Promise<boolean> {
+/**
+ * True when `dir` is a folder of the bundled tools root (loaded as `builtin/<name>`, from the folder itself). The
+ * file-system calls of a folder's validation are synchronous metadata calls of a few microseconds (an asynchronous
+ * one costs a thread-pool round trip of tens; see `readFolderFileSet` in `@raw/tool-api`).
+ */
+function isBundledTool(dir: string): boolean {
+  const realOrUndefined = (path: string): string | undefined => {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return undefined;
+    }
+  };
   // The package's own folder: its real path is looked up once per process.
-  bundledRoot ??= realpath(bundledToolsRoot()).catch(() => undefined);
-  try {
-    const [parent, root] = await Promise.all([realpath(dirname(dir)), bundledRoot]);
-    return root !== undefined && parent === root;
-  } catch {
-    return false;
-  }
+  bundledRoot ??= { path: realOrUndefined(bundledToolsRoot()) };
+  const root = bundledRoot.path;
+  return root !== undefined && realOrUndefined(dirname(dir)) === root;
 }
 
 /** Options of the validation of one path. */
@@ -151,9 +157,9 @@ export async function validateTool(
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
   // Independent reads and the loader's module, at the same time.
-  const [manifest, bundled, { validateToolFolder, rawCacheRoot }] = await Promise.all([
+  const bundled = isBundledTool(dir);
+  const [manifest, { validateToolFolder, rawCacheRoot }] = await Promise.all([
     manifestText(join(dir, "tool.json"), file),
-    isBundledTool(dir),
     import("@raw/tool-api"),
   ]);
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
@@ -391,7 +397,7 @@ export async function validatePath(
   const shown = displayPath(path, cwd);
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(path)).isDirectory();
+    isDirectory = statSync(path).isDirectory();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -401,10 +407,8 @@ export async function validatePath(
   }
   if (isDirectory) {
     const reports: FileReport[] = [];
-    const [hasTool, hasHook] = await Promise.all([
-      exists(join(path, "tool.json")),
-      exists(join(path, "hook.json")),
-    ]);
+    const hasTool = exists(join(path, "tool.json"));
+    const hasHook = exists(join(path, "hook.json"));
     if (hasTool) reports.push(await validateTool(path, cwd, options));
     if (hasHook) reports.push(await validateHook(path, cwd));
     if (reports.length === 0) {
