@@ -21,9 +21,16 @@ export function spread(values, digits = 1) {
  * samples in milliseconds of wall time: `{ a: number[], b: number[] }`. A non-zero exit throws.
  */
 export function processPairs(a, b, pairs) {
-  const run = ({ args, cwd }) => {
+  const run = ({ args, cwd, env }) => {
+    // `env` may be a function: a fresh environment for every run (a cache folder never used before).
+    const environment = typeof env === "function" ? env() : env;
     const start = process.hrtime.bigint();
-    const out = spawnSync(process.execPath, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const out = spawnSync(process.execPath, args, {
+      cwd,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      ...(environment === undefined ? {} : { env: environment }),
+    });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (out.status !== 0)
       throw new Error(

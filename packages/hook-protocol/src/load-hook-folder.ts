@@ -218,7 +218,7 @@ async function load(
 
   const cache = ensurePrivateDir(options.snapshotDir ?? defaultSnapshotDir());
   const snapshot = await writeSnapshot(cache, first, digest, id, folder);
-  await sweepSnapshotCache(cache, new Set([digest]));
+  sweepSnapshotCache(cache, new Set([digest]));
   const relocate = (rel: string) => join(snapshot, rel);
   return deepFreeze({
     id,

@@ -39,8 +39,8 @@ export function ensurePrivateDir(dir: string): string {
  * not loaded for `MAX_HOOK_SNAPSHOT_CACHE_AGE_MS` and those beyond the newest `MAX_HOOK_SNAPSHOT_CACHE_ENTRIES`
  * (each holds at most `MAX_HOOK_SNAPSHOT_BYTES`, so the cache is bounded). Names in `keep` stay. Never fails a load.
  */
-export function sweepSnapshotCache(cacheDir: string, keep: ReadonlySet<string>): Promise<void> {
-  return sweep(cacheDir, keep, {
+export function sweepSnapshotCache(cacheDir: string, keep: ReadonlySet<string>): void {
+  sweep(cacheDir, keep, {
     stagingMaxAgeMs: HOOK_SNAPSHOT_STAGING_MAX_AGE_MS,
     maxAgeMs: MAX_HOOK_SNAPSHOT_CACHE_AGE_MS,
     maxEntries: MAX_HOOK_SNAPSHOT_CACHE_ENTRIES,

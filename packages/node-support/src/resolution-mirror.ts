@@ -3,6 +3,7 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   renameSync,
   rmSync,
@@ -16,6 +17,16 @@ export const MIRROR_ROOT = "root";
 
 /** The neutral package scope written at the top of a snapshot home (no `type`, no `name`, no `exports`). */
 const NEUTRAL_PACKAGE_JSON = "{}\n";
+
+/** Writes the neutral `package.json` unless it is already there as it should be (a reused home is not rewritten). */
+function writeNeutralScope(path: string): void {
+  try {
+    if (readFileSync(path, "utf8") === NEUTRAL_PACKAGE_JSON) return;
+  } catch {
+    // Not there yet (a new home), or unreadable: written below.
+  }
+  writeFileSync(path, NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
+}
 
 /** The place in `<home>/root/` that stands for the real absolute folder `folder`. */
 export function mirrorPath(home: string, folder: string): string {
@@ -81,7 +92,7 @@ function ensureLink(path: string, target: string): void {
  */
 export function layOutResolutionMirror(home: string, folder: string): void {
   const parts = folder.split("/").filter((part) => part !== "");
-  writeFileSync(join(home, "package.json"), NEUTRAL_PACKAGE_JSON, { mode: 0o600 });
+  writeNeutralScope(join(home, "package.json"));
   mkdirSync(join(home, MIRROR_ROOT, ...parts.slice(0, -1)), { recursive: true, mode: 0o700 });
   parts.forEach((chain, depth) => {
     const original = `/${parts.slice(0, depth).join("/")}`;

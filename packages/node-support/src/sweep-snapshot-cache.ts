@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile, rm } from "node:fs/promises";
+import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** The file in a snapshot's home folder that records how many bytes its copies hold. */
@@ -16,12 +16,21 @@ export interface SnapshotCacheLimits {
   readonly maxBytes?: number | undefined;
 }
 
-async function recordedBytes(home: string): Promise<number> {
+function recordedBytes(home: string): number {
   try {
-    const value = Number((await readFile(join(home, SNAPSHOT_SIZE_FILE), "utf8")).trim());
+    const value = Number(readFileSync(join(home, SNAPSHOT_SIZE_FILE), "utf8").trim());
     return Number.isSafeInteger(value) && value > 0 ? value : 0;
   } catch {
     return 0;
+  }
+}
+
+/** Removes a folder of the cache; a failure is left for the next sweep. */
+function remove(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Left for the next sweep.
   }
 }
 
@@ -29,16 +38,17 @@ async function recordedBytes(home: string): Promise<number> {
  * Cleans a snapshot cache directory: staging folders older than `limits.stagingMaxAgeMs` are removed, and so are
  * snapshots (folders named by a 64-hex digest) not used for `limits.maxAgeMs`, those beyond the newest
  * `limits.maxEntries`, and, with `limits.maxBytes`, the oldest ones while the recorded total exceeds it. Names in
- * `keep` (the snapshots of this load) are never removed. Failures are ignored: cleaning never fails a load.
+ * `keep` (the snapshots of this load) are never removed. Failures are ignored: cleaning never fails a load. Synchronous,
+ * like every file-system call of a snapshot (see `layOutResolutionMirror`).
  */
-export async function sweepSnapshotCache(
+export function sweepSnapshotCache(
   cacheDir: string,
   keep: ReadonlySet<string>,
   limits: SnapshotCacheLimits,
-): Promise<void> {
+): void {
   let names: string[];
   try {
-    names = await readdir(cacheDir);
+    names = readdirSync(cacheDir);
   } catch {
     return;
   }
@@ -47,11 +57,9 @@ export async function sweepSnapshotCache(
   for (const name of names) {
     if (keep.has(name)) continue;
     try {
-      const info = await lstat(join(cacheDir, name));
+      const info = lstatSync(join(cacheDir, name));
       if (name.startsWith(".")) {
-        if (now - info.mtimeMs > limits.stagingMaxAgeMs) {
-          await rm(join(cacheDir, name), { recursive: true, force: true });
-        }
+        if (now - info.mtimeMs > limits.stagingMaxAgeMs) remove(join(cacheDir, name));
       } else if (info.isDirectory() && /^[0-9a-f]{64}$/.test(name)) {
         homes.push({ name, mtimeMs: info.mtimeMs });
       }
@@ -62,16 +70,16 @@ export async function sweepSnapshotCache(
   homes.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const maxBytes = limits.maxBytes;
   let total = 0;
-  if (maxBytes !== undefined) for (const name of keep) total += await recordedBytes(join(cacheDir, name));
+  if (maxBytes !== undefined) for (const name of keep) total += recordedBytes(join(cacheDir, name));
   let kept = keep.size;
   for (const home of homes) {
-    const bytes = maxBytes === undefined ? 0 : await recordedBytes(join(cacheDir, home.name));
+    const bytes = maxBytes === undefined ? 0 : recordedBytes(join(cacheDir, home.name));
     const stale =
       now - home.mtimeMs > limits.maxAgeMs ||
       kept >= limits.maxEntries ||
       (maxBytes !== undefined && total + bytes > maxBytes);
     if (stale) {
-      await rm(join(cacheDir, home.name), { recursive: true, force: true }).catch(() => undefined);
+      remove(join(cacheDir, home.name));
     } else {
       kept++;
       total += bytes;

@@ -94,7 +94,12 @@ export {
   type ToolRule,
 } from "./rules.js";
 export { ToolRuleSchema, ToolRulesSchema } from "./rules-schema.js";
-export { defaultSnapshotCacheDir, rawCacheRoot } from "./snapshot-cache.js";
+export {
+  cleanSnapshotCache,
+  defaultSnapshotCacheDir,
+  rawCacheRoot,
+  type SnapshotCacheBounds,
+} from "./snapshot-cache.js";
 export type {
   ApprovalCallback,
   ApprovalRequest,

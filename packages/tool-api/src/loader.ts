@@ -58,8 +58,8 @@ export interface LoadToolOptions {
   cacheDir?: string | undefined;
   /**
    * Whether the load cleans the cache directory afterwards (stale staging folders, old snapshots, the entry and size
-   * bounds). Default true. A caller that gives a `cacheDir` of its own, used by one run and removed afterwards (as
-   * `raw validate` does), passes false and keeps the clean-up, and its bounds, to itself.
+   * bounds). Default true. A caller that loads many folders into a `cacheDir` of its own (as `raw validate` does)
+   * passes false and cleans it once, to its own bounds, with `cleanSnapshotCache`.
    */
   sweepCache?: boolean | undefined;
   /**
@@ -589,7 +589,7 @@ async function run(
       }),
     );
   }
-  if (cacheDir !== undefined && options.sweepCache !== false) await sweepSnapshotCache(cacheDir, used);
+  if (cacheDir !== undefined && options.sweepCache !== false) sweepSnapshotCache(cacheDir, used);
   return { issues, warnings, tools: issues.length > 0 ? [] : tools };
 }
 

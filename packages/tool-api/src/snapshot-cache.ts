@@ -40,16 +40,46 @@ export function ensurePrivateDir(dir: string): string {
   return ensurePrivate(dir, unsafe);
 }
 
+/** The bounds of a tool snapshot cache folder (amendment A8: bounded in size and cleaned). */
+export interface SnapshotCacheBounds {
+  /** At most this many snapshots stay; the least recently used go first. */
+  readonly maxEntries: number;
+  /** Snapshots not used for this long go. */
+  readonly maxAgeMs: number;
+  /** The snapshots together hold at most this many bytes (as recorded when they were written). */
+  readonly maxBytes: number;
+}
+
+/** The bounds of the loader's own cache: `MAX_SNAPSHOT_CACHE_ENTRIES`, `_AGE_MS` and `_BYTES`. */
+const HOST_BOUNDS: SnapshotCacheBounds = {
+  maxEntries: MAX_SNAPSHOT_CACHE_ENTRIES,
+  maxAgeMs: MAX_SNAPSHOT_CACHE_AGE_MS,
+  maxBytes: MAX_SNAPSHOT_CACHE_BYTES,
+};
+
 /**
  * Cleans a tool snapshot cache directory: staging folders older than `SNAPSHOT_STAGING_MAX_AGE_MS`, snapshots not
  * used for `MAX_SNAPSHOT_CACHE_AGE_MS`, those beyond the newest `MAX_SNAPSHOT_CACHE_ENTRIES`, and the oldest ones
  * while the recorded total exceeds `MAX_SNAPSHOT_CACHE_BYTES`. Names in `keep` stay. Never fails a load.
  */
-export function sweepSnapshotCache(cacheDir: string, keep: ReadonlySet<string>): Promise<void> {
-  return sweep(cacheDir, keep, {
-    stagingMaxAgeMs: SNAPSHOT_STAGING_MAX_AGE_MS,
-    maxAgeMs: MAX_SNAPSHOT_CACHE_AGE_MS,
-    maxEntries: MAX_SNAPSHOT_CACHE_ENTRIES,
-    maxBytes: MAX_SNAPSHOT_CACHE_BYTES,
-  });
+export function sweepSnapshotCache(
+  cacheDir: string,
+  keep: ReadonlySet<string>,
+  bounds: SnapshotCacheBounds = HOST_BOUNDS,
+): void {
+  sweep(cacheDir, keep, { stagingMaxAgeMs: SNAPSHOT_STAGING_MAX_AGE_MS, ...bounds });
+}
+
+/**
+ * Cleans a tool snapshot cache folder that loads were told not to sweep (`sweepCache: false`), once, to `bounds`
+ * (each one defaults to the loader's own limit, `MAX_SNAPSHOT_CACHE_*`): the least recently used snapshots go
+ * first, and staging folders a crashed loader left. For a tool that loads many folders into a cache of its own and
+ * cleans it when it is done, as `raw validate` does. Never throws.
+ */
+export function cleanSnapshotCache(cacheDir: string, bounds: Partial<SnapshotCacheBounds> = {}): void {
+  sweepSnapshotCache(cacheDir, new Set(), { ...HOST_BOUNDS, ...definedBounds(bounds) });
+}
+
+function definedBounds(bounds: Partial<SnapshotCacheBounds>): Partial<SnapshotCacheBounds> {
+  return Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 }

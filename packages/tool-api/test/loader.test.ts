@@ -3,11 +3,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +19,7 @@ import { ContractError, isContractError } from "@raw/schema";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { readFolderFileSet, readRegularFile, sameFileSet } from "../src/file-set.js";
 import {
+  cleanSnapshotCache,
   createToolRegistry,
   loadToolFolder,
   loadToolFolders,
@@ -184,6 +187,30 @@ describe("loadToolFolder (tool-api.md §5)", () => {
     expect(again).toEqual({ ok: true, issues: [], warnings: [] });
     expect(readFileSync(join(first.importDir, "index.mjs"), "utf8")).toBe(HANDLER);
     expect(existsSync(join(first.importDir, "extra.txt"))).toBe(false);
+  });
+
+  it("cleanSnapshotCache bounds a cache that loads did not sweep (sweepCache: false): least recently used first", async () => {
+    const loads = ["lru_a", "lru_b", "lru_c"].map((id) => tool(id));
+    const loaded = [];
+    for (const dir of loads) loaded.push(await loadToolFolder(dir, { cacheDir, sweepCache: false }));
+    // Used an hour apart, oldest first.
+    loaded.forEach((tool, i) => {
+      const at = (Date.now() - (3 - i) * 3_600_000) / 1000;
+      utimesSync(join(cacheDir, tool.digest), at, at);
+    });
+    const homes = () =>
+      readdirSync(cacheDir)
+        .filter((name) => /^[0-9a-f]{64}$/.test(name))
+        .sort();
+    const digests = loaded.map((tool) => tool.digest);
+    cleanSnapshotCache(cacheDir);
+    expect(homes()).toEqual([...digests].sort());
+    cleanSnapshotCache(cacheDir, { maxEntries: 2 });
+    expect(homes()).toEqual([digests[1], digests[2]].sort());
+    cleanSnapshotCache(cacheDir, { maxAgeMs: 90 * 60_000 });
+    expect(homes()).toEqual([digests[2]]);
+    // A folder that is not a cache is nothing to clean.
+    expect(() => cleanSnapshotCache(join(base, "absent"))).not.toThrow();
   });
 
   it("keeps the digest when only version changes, and changes it for any other byte", async () => {

@@ -5,7 +5,7 @@ import { ENTRY_IMPORT_TIMEOUT_MS, EntryImportPool } from "../support/entry-child
 import { suggestFolderGlob } from "../support/folder-glob.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import type { FileReport, ReportFormat } from "../support/report.js";
-import { RunSnapshots } from "../support/run-snapshots.js";
+import { ValidateSnapshots } from "../support/validate-snapshots.js";
 
 /** How many paths name a tool folder (or its `tool.json`): how many entries will probably be imported. */
 function toolPathCount(paths: readonly string[], cwd: string): number {
@@ -44,8 +44,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cwd = cwdOf(io);
   // The child processes start now, while this process loads the validators and reads the folders.
   const pool = new EntryImportPool(toolPathCount(args.positionals, cwd), cwd, timeoutMs);
-  // Entries are imported from copies in a folder of this run, removed at its end.
-  const snapshots = new RunSnapshots();
+  // Entries are imported from copies in Raw's cache, kept for the next run and cleaned to their bounds at the end.
+  const snapshots = new ValidateSnapshots();
   try {
     // The validators (Ajv and the contract packages) load while the child processes start.
     const [{ mapConcurrent }, { checkAcrossFolders, validatePath }, { formatReports }] = await Promise.all([
@@ -78,6 +78,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return reports.every((r) => r.ok) ? EXIT_OK : EXIT_FAILURE;
   } finally {
     pool.close();
-    snapshots.remove();
+    await snapshots.clean();
   }
 }

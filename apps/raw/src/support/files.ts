@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { open, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 
@@ -56,57 +56,66 @@ function failure(
   return out;
 }
 
+/** The failure of a path that could not be opened or read: missing, not a regular file, or unreadable. */
+function unreadable(path: string, shown: string, error: unknown): FileFailure {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return failure("file_missing", `${shown}: no such file`);
+  // A socket cannot be opened at all: it is named for what it is.
+  if (statSync(path, { throwIfNoEntry: false })?.isFile() === false)
+    return failure("not_a_file", `${shown} is not a regular file`);
+  return failure("file_unreadable", `${shown}: cannot read (${code ?? (error as Error).message})`);
+}
+
 /**
  * Reads `path` as strict UTF-8 text, refusing anything that is not a regular file or is larger than `maxBytes`.
- * Never throws: every problem is a coded failure whose message starts with `shown`.
+ * Never throws: every problem is a coded failure whose message starts with `shown`. Synchronous: the file is opened
+ * without blocking and checked on the open descriptor (a FIFO or a device is refused, never waited on), and read up
+ * to one byte past the limit.
  */
+export function readTextFileSync(path: string, shown: string, maxBytes = MAX_INPUT_BYTES): TextFile {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return unreadable(path, shown, error);
+  }
+  let bytes: Uint8Array;
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return failure("not_a_file", `${shown} is not a regular file`);
+    if (info.size > maxBytes)
+      return failure("file_too_large", `${shown} is ${info.size} bytes; the limit is ${maxBytes}`);
+    // Read at most one byte past the limit: a file that grew after `fstat` is still refused.
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let filled = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+      if (filled === buffer.length) break;
+    }
+    if (filled > maxBytes) {
+      return failure("file_too_large", `${shown} is larger than ${maxBytes} bytes; the limit is ${maxBytes}`);
+    }
+    bytes = buffer.subarray(0, filled);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return failure("file_unreadable", `${shown}: cannot read (${code ?? (error as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+  // Strict UTF-8 (a byte-order mark is kept as U+FEFF, which JSON then rejects at 1:1).
+  if (!isUtf8(bytes)) return failure("file_not_utf8", `${shown} is not valid UTF-8`);
+  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8") };
+}
+
+/** `readTextFileSync` for callers that await (the same checks and failures). */
 export async function readTextFile(
   path: string,
   shown: string,
   maxBytes = MAX_INPUT_BYTES,
 ): Promise<TextFile> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return failure("not_a_file", `${shown} is not a regular file`);
-    size = info.size;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return failure("file_missing", `${shown}: no such file`);
-    return failure("file_unreadable", `${shown}: cannot read (${code ?? (error as Error).message})`);
-  }
-  if (size > maxBytes)
-    return failure("file_too_large", `${shown} is ${size} bytes; the limit is ${maxBytes}`);
-  let bytes: Uint8Array;
-  try {
-    const handle = await open(path, "r");
-    try {
-      // Read at most one byte past the limit: a file that grew after `stat` is still refused.
-      const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
-      let filled = 0;
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-        if (filled === buffer.length) break;
-      }
-      if (filled > maxBytes) {
-        return failure(
-          "file_too_large",
-          `${shown} is larger than ${maxBytes} bytes; the limit is ${maxBytes}`,
-        );
-      }
-      bytes = buffer.subarray(0, filled);
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return failure("file_unreadable", `${shown}: cannot read (${code ?? (error as Error).message})`);
-  }
-  // Strict UTF-8 (a byte-order mark is kept as U+FEFF, which JSON then rejects at 1:1).
-  if (!isUtf8(bytes)) return failure("file_not_utf8", `${shown} is not valid UTF-8`);
-  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8") };
+  return readTextFileSync(path, shown, maxBytes);
 }
 
 /** Parses JSON text; a syntax error is a `json_invalid` failure with the line and column where the JSON breaks. */

@@ -37,8 +37,11 @@ export interface DeclaredName {
   what: "tool name" | "tool id" | "hook name";
   value: string;
   pointer: string;
-  line: number;
-  column: number;
+  /**
+   * Where the name stands in its file. Computed on demand: only a name declared twice is reported, and locating it
+   * means parsing the file's source positions, which a clean run never needs.
+   */
+  position(): SourcePosition;
 }
 
 /** The validation report of one file. */

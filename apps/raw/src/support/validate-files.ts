@@ -2,7 +2,7 @@ import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
-import { displayPath, readJsonFile, readTextFile } from "./files.js";
+import { displayPath, readJsonFile, readTextFileSync } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
 import { bundledToolsRoot } from "./paths.js";
 import {
@@ -28,14 +28,20 @@ type AnyIssue = {
  * when the issue has none), an issue with a `location` in that other file of the folder.
  */
 class Placer {
-  readonly source: JsonSource | undefined;
+  private parsedSource: JsonSource | undefined;
+  private plain: { value: unknown } | undefined;
 
   constructor(
-    text: string | undefined,
+    private readonly text: string | undefined,
     private readonly syntaxCodes: ReadonlySet<string>,
     private readonly otherFile: (relative: string) => string = (relative) => relative,
-  ) {
-    this.source = text === undefined ? undefined : parseJsonSource(text);
+  ) {}
+
+  /** The source with its positions, parsed on first use: a file without issues is never parsed for positions. */
+  private get source(): JsonSource | undefined {
+    if (this.text === undefined) return undefined;
+    this.parsedSource ??= parseJsonSource(this.text);
+    return this.parsedSource;
   }
 
   place(issue: AnyIssue): LocatedIssue {
@@ -55,16 +61,33 @@ class Placer {
     return placeIssue(issue, source);
   }
 
-  /** A top-level string field of the parsed file and where it is, for the cross-folder checks. */
+  /**
+   * A top-level string field of the file and where it is, for the cross-folder checks. The value comes from a plain
+   * `JSON.parse`; its position only when it is asked for (a name declared twice).
+   */
   declared(what: DeclaredName["what"], field: string): DeclaredName | undefined {
-    const source = this.source;
-    if (source === undefined || !source.ok) return undefined;
-    const value = source.value;
+    if (this.text === undefined) return undefined;
+    if (this.plain === undefined) {
+      try {
+        this.plain = { value: JSON.parse(this.text) };
+      } catch {
+        this.plain = { value: undefined };
+      }
+    }
+    const value = this.plain.value;
     if (typeof value !== "object" || value === null || !Object.hasOwn(value, field)) return undefined;
     const named = (value as Record<string, unknown>)[field];
     if (typeof named !== "string") return undefined;
-    const { line, column } = source.positionOf(`/${field}`);
-    return { what, value: named, pointer: `/${field}`, line, column };
+    const pointer = `/${field}`;
+    return {
+      what,
+      value: named,
+      pointer,
+      position: () => {
+        const source = this.source;
+        return source?.ok === true ? source.positionOf(pointer) : { line: 1, column: 1 };
+      },
+    };
   }
 }
 
@@ -97,8 +120,8 @@ function exists(path: string): boolean {
 }
 
 /** The manifest text for positions; `undefined` when it cannot be read (the loader then reports why). */
-async function manifestText(path: string, shown: string): Promise<{ text?: string; tooLarge?: string }> {
-  const read = await readTextFile(path, shown);
+function manifestText(path: string, shown: string): { text?: string; tooLarge?: string } {
+  const read = readTextFileSync(path, shown);
   if (read.ok) return { text: read.text };
   if (read.code === "file_too_large") return { tooLarge: read.message };
   return {};
@@ -133,7 +156,7 @@ export interface ValidatePathOptions {
    */
   importEntry?: EntryImporter | undefined;
   /**
-   * The snapshot folder of the run (`RunSnapshots.dir`): non-builtin entries are imported from copies there, as a
+   * The snapshot folder of `raw validate` (`ValidateSnapshots.dir`): non-builtin entries are imported from copies there, as a
    * host imports them. Without it, entries are imported from the folders themselves.
    */
   snapshotDir?: ((cacheRoot: string) => string) | undefined;
@@ -156,16 +179,13 @@ export async function validateTool(
   options: ValidatePathOptions = {},
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
-  // Independent reads and the loader's module, at the same time.
   const bundled = isBundledTool(dir);
-  const [manifest, { validateToolFolder, rawCacheRoot }] = await Promise.all([
-    manifestText(join(dir, "tool.json"), file),
-    import("@raw/tool-api"),
-  ]);
+  const manifest = manifestText(join(dir, "tool.json"), file);
+  const { validateToolFolder, rawCacheRoot } = await import("@raw/tool-api");
   if (manifest.tooLarge !== undefined) return single(file, "tool", "file_too_large", manifest.tooLarge);
   const name = basename(dir);
   // A non-builtin entry is imported from its content-addressed copy, as a host imports it (so a relative import that
-  // leaves the folder fails here too), in the run's own snapshot folder: no sweep, and the run removes it.
+  // leaves the folder fails here too), in the snapshot folder of `raw validate`: no sweep per tool, the run cleans it.
   const snapshotDir = bundled ? undefined : options.snapshotDir?.(rawCacheRoot());
   const selection = bundled
     ? { identity: `builtin/${name}`, root: bundledToolsRoot() }
@@ -209,7 +229,7 @@ export async function toolReport(
   warnings: readonly AnyIssue[] = [],
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "tool.json"), cwd);
-  const manifest = await manifestText(join(dir, "tool.json"), file);
+  const manifest = manifestText(join(dir, "tool.json"), file);
   const placer = toolPlacer(manifest.text, dir, cwd);
   return report(
     file,
@@ -230,7 +250,7 @@ export async function hookReport(
   warnings: readonly AnyIssue[] = [],
 ): Promise<FileReport> {
   const file = displayPath(join(dir, "hook.json"), cwd);
-  const manifest = await manifestText(join(dir, "hook.json"), file);
+  const manifest = manifestText(join(dir, "hook.json"), file);
   const placer = new Placer(manifest.text, new Set(["hook_manifest_json_invalid"]));
   const placed = report(
     file,
@@ -283,7 +303,10 @@ export function checkAcrossFolders(reports: FileReport[]): FileReport[] {
     for (const { report, name } of list) {
       const others = list
         .filter((entry) => entry.report !== report)
-        .map((entry) => `${entry.report.file}:${entry.name.line}:${entry.name.column}`);
+        .map((entry) => {
+          const { line, column } = entry.name.position();
+          return `${entry.report.file}:${line}:${column}`;
+        });
       const { code, message } = DUPLICATES[name.what];
       report.issues.push({
         ...locate(
@@ -293,7 +316,7 @@ export function checkAcrossFolders(reports: FileReport[]): FileReport[] {
             path: name.pointer,
             hint: `${name.what} "${name.value}" is also declared at ${others.join(", ")}: the folders of one run load together, so each must be unique`,
           },
-          name,
+          name.position(),
         ),
       });
       report.ok = false;

@@ -8,7 +8,7 @@
  * next (that folder is imported again on a fresh child). Runs the built CLI on real folders and real processes.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -205,25 +205,48 @@ describe("raw validate: what one entry does in the shared child never lands on a
     ]);
   });
 
-  it("validation leaves the snapshot cache as it was: the run's copies are removed at its end", () => {
+  it("keeps its copies apart from the hosts' cache and reuses them only after verifying them", () => {
     const ws = workspace([["a_good", HANDLER]]);
-    const { status } = validate(ws, ["a_good"]);
-    expect(status).toBe(0);
-    // The run's copies are removed by a detached process right after the report: wait for it (at most 10 s).
-    const listing = (): string[] => {
-      try {
-        return (readdirSync(join(ws, ".cache"), { recursive: true }) as string[]).filter(
-          (name) => name !== "validate-runs",
-        );
-      } catch {
-        return []; // No cache folder at all.
-      }
-    };
-    const until = Date.now() + 10_000;
-    while (listing().length > 0 && Date.now() < until)
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    expect(listing()).toEqual([]);
-    expect(readFileSync(join(ws, "a_good", "index.mjs"), "utf8")).toBe(HANDLER);
+    const cache = join(ws, ".cache");
+    const homes = (): string[] =>
+      readdirSync(join(cache, "validate-snapshots")).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    /** The copy of `a_good/index.mjs` in a home (the copy sits at the mirror of the folder's real path). */
+    const copyOf = (home: string): string =>
+      join(
+        cache,
+        "validate-snapshots",
+        home,
+        "root",
+        ...realpathSync(join(ws, "a_good")).split("/"),
+        "index.mjs",
+      );
+
+    expect(validate(ws, ["a_good"]).status).toBe(0);
+    // The hosts' snapshot cache is never touched; the copy is in the folder of `raw validate`.
+    expect(readdirSync(cache).sort()).toEqual(["validate-snapshots"]);
+    const [home] = homes();
+    expect(homes()).toHaveLength(1);
+    const copy = copyOf(home as string);
+    expect(readFileSync(copy, "utf8")).toBe(HANDLER);
+    const inode = statSync(copy).ino;
+
+    // An unchanged folder: the copy is verified and imported again, not written again.
+    expect(validate(ws, ["a_good"]).status).toBe(0);
+    expect(homes()).toEqual([home]);
+    expect(statSync(copy).ino).toBe(inode);
+
+    // A copy that no longer matches its folder is rebuilt: the report is on the folder's bytes, never the copy's.
+    writeFileSync(copy, NO_HANDLER);
+    expect(validate(ws, ["a_good"]).status).toBe(0);
+    expect(readFileSync(copy, "utf8")).toBe(HANDLER);
+
+    // An edited folder has a new digest, so a copy of its own; the folder itself is never written.
+    writeFileSync(join(ws, "a_good", "index.mjs"), NO_HANDLER);
+    const edited = validate(ws, ["a_good"]);
+    expect(edited.status).toBe(1);
+    expect(issuesOf(edited.report, "a_good").map((issue) => issue.code)).toEqual(["handler_invalid"]);
+    expect(homes()).toHaveLength(2);
+    expect(readFileSync(join(ws, "a_good", "index.mjs"), "utf8")).toBe(NO_HANDLER);
   });
 
   it("imports entries from copies of their folders, as a host does: a relative import that leaves the folder fails", () => {

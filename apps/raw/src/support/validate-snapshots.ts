@@ -1,0 +1,67 @@
+import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SnapshotCacheBounds } from "@raw/tool-api";
+
+/** The folder under Raw's cache root (`rawCacheRoot()` of `@raw/tool-api`) that holds the copies of `raw validate`. */
+export const VALIDATE_SNAPSHOTS_FOLDER = "validate-snapshots";
+
+/**
+ * The bounds of that folder, cleaned once at the end of each run: more entries than a host's cache (a validation
+ * run may cover a thousand folders, and each keeps its copy for the next run), the same age.
+ */
+export const VALIDATE_SNAPSHOT_BOUNDS: SnapshotCacheBounds = {
+  maxEntries: 4096,
+  maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+  maxBytes: 256 * 1024 * 1024,
+};
+
+/**
+ * How often a run cleans the folder fully (ages and bytes, which means a look at every copy); in between, a run only
+ * counts the copies (one listing) and cleans when there are more than `VALIDATE_SNAPSHOT_BOUNDS.maxEntries`.
+ */
+export const VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS = 10 * 60 * 1000;
+
+/** The file whose modification time says when the folder was last cleaned fully (neither a copy nor staging). */
+const CLEANED_MARKER = "last-clean";
+
+/**
+ * Where `raw validate` keeps the content-addressed copies its entries are imported from (`tool-api.md` §5.4,
+ * amendment A8), as a host imports them: a folder of its own under Raw's private cache root, apart from the hosts'
+ * `tool-snapshots`, so that validating a thousand folders never evicts a host's snapshots. A copy stays for the next
+ * run: an unchanged folder is verified against it file by file and imported again without writing anything, the
+ * case of a tool author who runs `raw validate` after each fix. The loader does not sweep the folder after each tool
+ * (`sweepCache: false`); the run cleans it once at its end, to `VALIDATE_SNAPSHOT_BOUNDS`.
+ */
+export class ValidateSnapshots {
+  private folder: string | undefined;
+
+  /** The folder under `cacheRoot` (`rawCacheRoot()`); the loader creates it (mode 0700) on first use. */
+  readonly dir = (cacheRoot: string): string => {
+    this.folder ??= join(cacheRoot, VALIDATE_SNAPSHOTS_FOLDER);
+    return this.folder;
+  };
+
+  /**
+   * Cleans the folder to its bounds: fully when the last full clean is older than
+   * `VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS` or there are more copies than the entry bound, else not at all (so that
+   * validating one folder does not look at the thousand copies of an earlier run). A run that imported no tool entry
+   * leaves the folder as it was. Never fails.
+   */
+  async clean(): Promise<void> {
+    const folder = this.folder;
+    if (folder === undefined) return;
+    try {
+      const marker = join(folder, CLEANED_MARKER);
+      const cleaned = statSync(marker, { throwIfNoEntry: false })?.mtimeMs;
+      const recent = cleaned !== undefined && Date.now() - cleaned < VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS;
+      if (recent && readdirSync(folder).length <= VALIDATE_SNAPSHOT_BOUNDS.maxEntries) return;
+      const { cleanSnapshotCache } = await import("@raw/tool-api");
+      cleanSnapshotCache(folder, VALIDATE_SNAPSHOT_BOUNDS);
+      writeFileSync(marker, "", { mode: 0o600 });
+      const now = new Date();
+      utimesSync(marker, now, now);
+    } catch {
+      // Cleaning never fails a validation; the next run cleans again.
+    }
+  }
+}
