@@ -61,8 +61,13 @@ function unreadable(path: string, shown: string, error: unknown): FileFailure {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT" || code === "ENOTDIR") return failure("file_missing", `${shown}: no such file`);
   // A socket cannot be opened at all: it is named for what it is.
-  if (statSync(path, { throwIfNoEntry: false })?.isFile() === false)
-    return failure("not_a_file", `${shown} is not a regular file`);
+  let regular: boolean | undefined;
+  try {
+    regular = statSync(path, { throwIfNoEntry: false })?.isFile();
+  } catch {
+    // Not even its metadata can be read: unreadable.
+  }
+  if (regular === false) return failure("not_a_file", `${shown} is not a regular file`);
   return failure("file_unreadable", `${shown}: cannot read (${code ?? (error as Error).message})`);
 }
 

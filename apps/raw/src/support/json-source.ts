@@ -2,7 +2,6 @@ import {
   type MemberNode,
   type ObjectNode,
   parse as parseJsonTree,
-  type Token,
   type TokenType,
   tokenize,
   type ValueNode,
@@ -16,8 +15,8 @@ export interface SourcePosition {
 
 /**
  * The deepest nesting the source-position parser walks (arrays and objects inside each other). The value itself is
- * always `JSON.parse`'s; a deeper text gets its positions from the tokenizer and an explicit stack (one pass per
- * question), so a hostile file can never exhaust the call stack.
+ * always `JSON.parse`'s; a deeper text gets its positions from a scan of its characters with an explicit stack (one
+ * pass per question, nothing allocated per value), so a hostile file can never exhaust the call stack.
  */
 export const MAX_JSON_SOURCE_DEPTH = 1000;
 
@@ -247,15 +246,20 @@ class TreePositions {
   }
 }
 
+/** True for the four whitespace characters of JSON. */
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
 /**
- * Finds one pointer of a text too deep for the tree parser by a single pass over its tokens with an explicit stack
- * (valid JSON: `JSON.parse` accepted it). `matched[k]` is the place of the node at the pointer's first `k` tokens,
- * last occurrence first: a repeated key found later resets what was matched below the earlier one, as
- * `JSON.parse` keeps the later value. Returns the deepest place matched.
+ * Finds one pointer of a text too deep for the tree parser by a single pass over its characters with an explicit
+ * stack (valid JSON: `JSON.parse` accepted it), allocating nothing per value: a key is read only in a container on
+ * the pointer's path. `matched[k]` is the offset of the node at the pointer's first `k` tokens, last occurrence
+ * first: a repeated key found later resets what was matched below the earlier one, as `JSON.parse` keeps the later
+ * value. Returns the position of the deepest offset matched.
  */
-function tokenPosition(text: string, tokens: readonly Token[], pointer: string): SourcePosition {
+function scanPosition(text: string, pointer: string): SourcePosition {
   const target = pointerTokens(pointer);
-  const root: SourcePosition = { line: 1, column: 1 };
   // One frame per open container: its depth, whether its path is the pointer's prefix, the next index, the key.
   const open: Array<{
     array: boolean;
@@ -264,27 +268,53 @@ function tokenPosition(text: string, tokens: readonly Token[], pointer: string):
     index: number;
     key: string | undefined;
   }> = [];
-  const matched: SourcePosition[] = [];
+  const matched: number[] = [];
   let expectKey = false;
-  let memberStart: SourcePosition | undefined;
-  for (const token of tokens) {
-    const type = token.type;
-    const top = open.at(-1);
-    const start = { line: token.loc.start.line, column: token.loc.start.column };
-    if (type === "RBrace" || type === "RBracket") {
+  let memberOffset = -1;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (isJsonSpace(c) || c === 58 /* : */) {
+      i++;
+      continue;
+    }
+    if (c === 125 /* } */ || c === 93 /* ] */) {
       open.pop();
+      i++;
       continue;
     }
-    if (type === "Colon") continue;
-    if (type === "Comma") {
+    const top = open.at(-1);
+    if (c === 44 /* , */) {
       if (top !== undefined && !top.array) expectKey = true;
+      i++;
       continue;
     }
-    if (top !== undefined && !top.array && expectKey && type === "String") {
-      top.key = JSON.parse(text.slice(token.loc.start.offset, token.loc.end.offset)) as string;
-      memberStart = start;
-      expectKey = false;
-      continue;
+    const start = i;
+    if (c === 34 /* " */) {
+      i++;
+      for (;;) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+      i++;
+      if (top !== undefined && !top.array && expectKey) {
+        top.key =
+          top.onPath && top.depth < target.length ? (JSON.parse(text.slice(start, i)) as string) : undefined;
+        memberOffset = start;
+        expectKey = false;
+        continue;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      i++;
+    } else {
+      // A number or a literal: up to the next delimiter.
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 44 || d === 125 || d === 93 || isJsonSpace(d)) break;
+        i++;
+      }
     }
     // A value: where it is, and whether it lies on the pointer's path.
     let onPath: boolean;
@@ -296,19 +326,19 @@ function tokenPosition(text: string, tokens: readonly Token[], pointer: string):
       matched.push(start);
     } else {
       depth = top.depth + 1;
-      const segment = top.array ? String(top.index++) : (top.key as string);
+      const segment = top.array ? String(top.index++) : top.key;
       onPath = top.onPath && depth <= target.length && target[depth - 1] === segment;
       if (onPath) {
         matched.length = depth;
-        matched.push(top.array ? start : (memberStart ?? start));
+        matched.push(top.array ? start : memberOffset);
       }
     }
-    if (type === "LBrace" || type === "LBracket") {
-      open.push({ array: type === "LBracket", onPath, depth, index: 0, key: undefined });
-      expectKey = type === "LBrace";
+    if (c === 123 || c === 91) {
+      open.push({ array: c === 91, onPath, depth, index: 0, key: undefined });
+      expectKey = c === 123;
     }
   }
-  return matched.at(-1) ?? root;
+  return positionAt(text, matched.at(-1) ?? 0);
 }
 
 /**
@@ -327,7 +357,6 @@ export function parseJsonSource(text: string): JsonSource {
     return syntaxFailure(text, error, deep);
   }
   let tree: TreePositions | null | undefined;
-  let tokens: Token[] | undefined;
   return {
     ok: true,
     value,
@@ -344,14 +373,7 @@ export function parseJsonSource(text: string): JsonSource {
       }
       if (tree !== null) return tree.positionOf(pointer);
       if (!deep) return { line: 1, column: 1 };
-      if (tokens === undefined) {
-        try {
-          tokens = tokenize(text, { mode: "json" });
-        } catch {
-          tokens = [];
-        }
-      }
-      return tokenPosition(text, tokens, pointer);
+      return scanPosition(text, pointer);
     },
   };
 }

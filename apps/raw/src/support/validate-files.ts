@@ -29,7 +29,7 @@ type AnyIssue = {
  */
 class Placer {
   private parsedSource: JsonSource | undefined;
-  private plain: { value: unknown } | undefined;
+  private strings: ReadonlyMap<string, string> | undefined;
 
   constructor(
     private readonly text: string | undefined,
@@ -66,18 +66,8 @@ class Placer {
    * `JSON.parse`; its position only when it is asked for (a name declared twice).
    */
   declared(what: DeclaredName["what"], field: string): DeclaredName | undefined {
-    if (this.text === undefined) return undefined;
-    if (this.plain === undefined) {
-      try {
-        this.plain = { value: JSON.parse(this.text) };
-      } catch {
-        this.plain = { value: undefined };
-      }
-    }
-    const value = this.plain.value;
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, field)) return undefined;
-    const named = (value as Record<string, unknown>)[field];
-    if (typeof named !== "string") return undefined;
+    const named = this.topLevelStrings().get(field);
+    if (named === undefined) return undefined;
     const pointer = `/${field}`;
     return {
       what,
@@ -88,6 +78,30 @@ class Placer {
         return source?.ok === true ? source.positionOf(pointer) : { line: 1, column: 1 };
       },
     };
+  }
+
+  /**
+   * The top-level string fields of the file: from the positioned source when it was parsed already, else from a
+   * plain `JSON.parse` whose tree is dropped at once (only these strings are kept).
+   */
+  private topLevelStrings(): ReadonlyMap<string, string> {
+    if (this.strings !== undefined) return this.strings;
+    let value: unknown;
+    if (this.parsedSource !== undefined) value = this.parsedSource.ok ? this.parsedSource.value : undefined;
+    else if (this.text !== undefined) {
+      try {
+        value = JSON.parse(this.text);
+      } catch {
+        value = undefined;
+      }
+    }
+    const strings = new Map<string, string>();
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      for (const [key, field] of Object.entries(value))
+        if (typeof field === "string") strings.set(key, field);
+    }
+    this.strings = strings;
+    return strings;
   }
 }
 

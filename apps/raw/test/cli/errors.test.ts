@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, type CommandName } from "../../src/commands/definitions.js";
@@ -152,6 +153,26 @@ describe("bad input exits 1 with a coded message", () => {
     const run = noStack(await cli(["panel", "render", "doc.json"], { cwd }));
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("doc.json:1:1  not_a_file  doc.json is not a regular file\n");
+  });
+
+  it("a FIFO, a socket and a device where a file is expected are refused, never waited on", async () => {
+    const cwd = tempDir();
+    execFileSync("mkfifo", [join(cwd, "pipe.json")]);
+    const socket = createServer();
+    await new Promise<void>((resolve) => socket.listen(join(cwd, "socket.json"), resolve));
+    try {
+      for (const [path, shown] of [
+        [join(cwd, "pipe.json"), "pipe.json"],
+        [join(cwd, "socket.json"), "socket.json"],
+        ["/dev/zero", "/dev/zero"],
+      ] as const) {
+        const run = noStack(await cli(["panel", "render", path], { cwd }));
+        expect(run.status, shown).toBe(1);
+        expect(run.stderr).toContain(`not_a_file  ${shown} is not a regular file\n`);
+      }
+    } finally {
+      socket.close();
+    }
   });
 
   it("missing paths and folders that are neither tools nor hooks", async () => {
