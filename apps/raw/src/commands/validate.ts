@@ -63,6 +63,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
             const found = await validatePath(input, cwd, {
               importEntry: pool.importerFor(order),
               snapshotDir: snapshots.dir,
+              hookSnapshotDir: snapshots.hookDir,
             });
             return suggestFolderGlob(found, input, cwd);
           } finally {

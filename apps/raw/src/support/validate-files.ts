@@ -174,6 +174,11 @@ export interface ValidatePathOptions {
    * host imports them. Without it, entries are imported from the folders themselves.
    */
   snapshotDir?: ((cacheRoot: string) => string) | undefined;
+  /**
+   * The folder of the hook copies of `raw validate` (`ValidateSnapshots.hookDir`), apart from the hosts'
+   * `hook-snapshots`; without it, hook folders are copied where a host copies them.
+   */
+  hookSnapshotDir?: ((cacheRoot: string) => string) | undefined;
 }
 
 /** An importer that imports nothing (a stand-in that passes the export checks): only phase 1 is really checked. */
@@ -282,9 +287,22 @@ export async function hookReport(
  * `hook_command_not_found` warning for a bare command on no folder of `PATH`; `id` is the selection id used in
  * messages (default: the folder name).
  */
-export async function validateHook(dir: string, cwd: string, id?: string): Promise<FileReport> {
+export async function validateHook(
+  dir: string,
+  cwd: string,
+  id?: string,
+  options: Pick<ValidatePathOptions, "hookSnapshotDir"> = {},
+): Promise<FileReport> {
   const { validateHookFolder } = await import("@raw/hook-protocol");
-  const result = await validateHookFolder(dir, id === undefined ? {} : { id });
+  // Raw's cache root is the same for hooks and tools (`$RAW_CACHE_DIR`, `$XDG_CACHE_HOME/raw`, `~/.cache/raw`).
+  const snapshotDir =
+    options.hookSnapshotDir === undefined
+      ? undefined
+      : options.hookSnapshotDir((await import("@raw/tool-api")).rawCacheRoot());
+  const result = await validateHookFolder(dir, {
+    ...(id === undefined ? {} : { id }),
+    ...(snapshotDir === undefined ? {} : { snapshotDir }),
+  });
   return hookReport(dir, cwd, result.issues, result.warnings);
 }
 
@@ -447,7 +465,7 @@ export async function validatePath(
     const hasTool = exists(join(path, "tool.json"));
     const hasHook = exists(join(path, "hook.json"));
     if (hasTool) reports.push(await validateTool(path, cwd, options));
-    if (hasHook) reports.push(await validateHook(path, cwd));
+    if (hasHook) reports.push(await validateHook(path, cwd, undefined, options));
     if (reports.length === 0) {
       reports.push(
         single(shown, "unknown", "folder_unrecognized", `${shown} holds neither a tool.json nor a hook.json`),
@@ -457,6 +475,6 @@ export async function validatePath(
   }
   const name = basename(path);
   if (name === "tool.json") return [await validateTool(dirname(path), cwd, options)];
-  if (name === "hook.json") return [await validateHook(dirname(path), cwd)];
+  if (name === "hook.json") return [await validateHook(dirname(path), cwd, undefined, options)];
   return [await validateJsonFile(path, cwd)];
 }

@@ -6,6 +6,12 @@ import type { SnapshotCacheBounds } from "@raw/tool-api";
 export const VALIDATE_SNAPSHOTS_FOLDER = "validate-snapshots";
 
 /**
+ * The folder under Raw's cache root that holds the hook copies of `raw validate`, apart from the hosts'
+ * `hook-snapshots`. The hook loader cleans it after each hook to the hook cache's own bounds (`@raw/hook-protocol`).
+ */
+export const VALIDATE_HOOK_SNAPSHOTS_FOLDER = "validate-hook-snapshots";
+
+/**
  * The bounds of that folder, cleaned once at the end of each run: more entries than a host's cache (a validation
  * run may cover a thousand folders, and each keeps its copy for the next run), the same age.
  */
@@ -40,6 +46,12 @@ export class ValidateSnapshots {
     this.folder ??= join(cacheRoot, VALIDATE_SNAPSHOTS_FOLDER);
     return this.folder;
   };
+
+  /**
+   * The folder of hook copies under `cacheRoot`, apart from the hosts' `hook-snapshots` (validating many hook
+   * folders never evicts a host's hook snapshots).
+   */
+  readonly hookDir = (cacheRoot: string): string => join(cacheRoot, VALIDATE_HOOK_SNAPSHOTS_FOLDER);
 
   /**
    * Cleans the folder to its bounds: fully when the last full clean is older than

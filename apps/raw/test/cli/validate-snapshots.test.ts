@@ -5,14 +5,14 @@
  * copies, so validating one folder does not look at every copy an earlier run left. Runs the built CLI.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   VALIDATE_SNAPSHOT_BOUNDS,
   VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS,
 } from "../../src/support/validate-snapshots.js";
-import { bin, toolWorkspace } from "./helpers.js";
+import { appRoot, bin, toolWorkspace } from "./helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,6 +33,23 @@ function age(path: string, ago: number): void {
 }
 
 describe("raw validate keeps its copies bounded", () => {
+  it("copies hook folders apart from the hosts' hook-snapshots, and tool folders apart from tool-snapshots", () => {
+    const ws = toolWorkspace("raw-validate-snapshots-", [["a_tool", HANDLER]], "A tool whose copy is kept.");
+    cpSync(join(appRoot, "hooks", "notify"), join(ws, "notify"), { recursive: true });
+    const run = spawnSync(process.execPath, [bin, "validate", "a_tool", "notify", "--format", "json"], {
+      cwd: ws,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, RAW_CACHE_DIR: join(ws, ".cache") },
+    });
+    expect(run.status, run.stdout).toBe(0);
+    expect(readdirSync(join(ws, ".cache")).sort()).toEqual(["validate-hook-snapshots", "validate-snapshots"]);
+    const homes = (folder: string) =>
+      readdirSync(join(ws, ".cache", folder)).filter((name) => /^[0-9a-f]{64}$/.test(name));
+    expect(homes("validate-hook-snapshots")).toHaveLength(1);
+    expect(homes("validate-snapshots")).toHaveLength(1);
+  });
+
   it("cleans fully at most once per interval: a stale copy goes on the first run after the interval", () => {
     const ws = toolWorkspace("raw-validate-snapshots-", [["a_tool", HANDLER]], "A tool whose copy is kept.");
     const folder = join(ws, ".cache", "validate-snapshots");
