@@ -38,10 +38,11 @@ function verifyCopy(dir: string, files: readonly FolderFile[]): boolean {
 }
 
 /**
- * Records in the snapshot home the byte size of its largest copy (what the cache sweep counts); in a `fresh` home
- * nothing is recorded yet.
+ * Records in the snapshot home how many bytes its copies hold (what the cache sweep counts). A home holds one copy
+ * per original place of the folder (a folder that moved, or two checkouts of the same tool): a copy at a new place
+ * adds its bytes (`added`), a copy rebuilt in place counts once. In a `fresh` home nothing is recorded yet.
  */
-function recordSize(home: string, files: readonly FolderFile[], fresh: boolean): void {
+function recordSize(home: string, files: readonly FolderFile[], fresh: boolean, added: boolean): void {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const path = join(home, SNAPSHOT_SIZE_FILE);
   let recorded = 0;
@@ -52,7 +53,8 @@ function recordSize(home: string, files: readonly FolderFile[], fresh: boolean):
       // First copy of this digest.
     }
   }
-  if (bytes > recorded) writeFileSync(path, `${bytes}\n`, { mode: 0o600 });
+  const total = added ? recorded + bytes : Math.max(recorded, bytes);
+  if (total !== recorded) writeFileSync(path, `${total}\n`, { mode: 0o600 });
 }
 
 /**
@@ -85,8 +87,9 @@ export function materializeSnapshot(
     utimesSync(home, now, now);
   }
   layOutResolutionMirror(home, folder);
-  recordSize(home, files, fresh);
-  if (!fresh && exists(target) && verifyCopy(target, files)) return target;
+  const existed = !fresh && exists(target);
+  recordSize(home, files, fresh, !existed);
+  if (existed && verifyCopy(target, files)) return target;
   const staging = join(home, `.staging-${process.pid}-${randomUUID()}`);
   try {
     mkdirSync(staging, { mode: 0o700 });

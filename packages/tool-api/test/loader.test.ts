@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -211,6 +212,23 @@ describe("loadToolFolder (tool-api.md §5)", () => {
     expect(homes()).toEqual([digests[2]]);
     // A folder that is not a cache is nothing to clean.
     expect(() => cleanSnapshotCache(join(base, "absent"))).not.toThrow();
+  });
+
+  it("records the bytes of every copy in a home: the same tool at a second place adds its size", async () => {
+    const first = tool("twice");
+    const second = join(base, `elsewhere-${counter}`, "twice");
+    cpSync(first, second, { recursive: true });
+    const a = await loadToolFolder(first, { identity: "local/twice", cacheDir });
+    const bytes = () => Number(readFileSync(join(cacheDir, a.digest, ".bytes"), "utf8"));
+    const size = readFolderFileSet(first).files.reduce((sum, file) => sum + file.size, 0);
+    expect(bytes()).toBe(size);
+    // Loading the same place again reuses the copy and counts nothing more.
+    await loadToolFolder(first, { identity: "local/twice", cacheDir });
+    expect(bytes()).toBe(size);
+    const b = await loadToolFolder(second, { identity: "local/twice", cacheDir });
+    expect(b.digest).toBe(a.digest);
+    expect(b.importDir).not.toBe(a.importDir);
+    expect(bytes()).toBe(2 * size);
   });
 
   it("keeps the digest when only version changes, and changes it for any other byte", async () => {
