@@ -170,8 +170,8 @@ export interface ValidatePathOptions {
    */
   importEntry?: EntryImporter | undefined;
   /**
-   * The snapshot folder of `raw validate` (`ValidateSnapshots.dir`): non-builtin entries are imported from copies there, as a
-   * host imports them. Without it, entries are imported from the folders themselves.
+   * The snapshot folder of `raw validate` (`ValidateSnapshots.dir`): non-builtin entries are imported from copies
+   * there, as a host imports them. Without it, entries are imported from the folders themselves.
    */
   snapshotDir?: ((cacheRoot: string) => string) | undefined;
   /**

@@ -56,8 +56,8 @@ export class ValidateSnapshots {
   /**
    * Cleans the folder to its bounds: fully when the last full clean is older than
    * `VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS` or there are more copies than the entry bound, else not at all (so that
-   * validating one folder does not look at the thousand copies of an earlier run). A run that imported no tool entry
-   * leaves the folder as it was. Never fails.
+   * validating one folder does not look at the thousand copies of an earlier run). A run that validated no tool
+   * folder outside the bundled ones leaves the folder as it was. Never fails.
    */
   async clean(): Promise<void> {
     const folder = this.folder;
