@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInteractionService, type InteractionRecord } from "@raw/panel/host";
 import { sampleInteractionRecord } from "@raw/panel/testing";
 import { isContractError } from "@raw/schema";
+import { readLines } from "@raw/test-support/line-reader";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresInteractionStore, type PostgresInteractionStore } from "../src/index.js";
@@ -34,40 +35,7 @@ async function open(schema: string): Promise<PostgresInteractionStore> {
 function start(schema: string, mode: string, arg: string) {
   const child = spawn(process.execPath, [host, cluster.url, schema, mode, arg]);
   children.push(child);
-  const lines: string[] = [];
-  const waiting: Array<{ prefix: string; resolve: (line: string) => void }> = [];
-  let buffer = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split("\n");
-    buffer = parts.pop() ?? "";
-    for (const line of parts) {
-      lines.push(line);
-      for (const w of [...waiting]) {
-        if (line.startsWith(w.prefix)) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve(line);
-        }
-      }
-    }
-  });
-  const line = (prefix: string, ms = 15_000) =>
-    new Promise<string>((resolve, reject) => {
-      const found = lines.find((l) => l.startsWith(prefix));
-      if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`no "${prefix}" line; stderr: ${stderr}`)), ms);
-      waiting.push({
-        prefix,
-        resolve: (l) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-      });
-    });
+  const { line } = readLines(child);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.on("exit", (code, signal) => resolve(signal ?? code)),
   );

@@ -5,6 +5,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readLines } from "@raw/test-support/line-reader";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bundleHost } from "./bundle.js";
@@ -26,32 +27,9 @@ let n = 0;
 function start(path: string, offset = 0) {
   const child = spawn(process.execPath, [host, path, String(offset)], { stdio: ["pipe", "pipe", "pipe"] });
   children.push(child);
-  const lines: string[] = [];
-  const waiting: Array<() => void> = [];
-  let buffer = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split("\n");
-    buffer = parts.pop() ?? "";
-    lines.push(...parts);
-    for (const wake of waiting.splice(0)) wake();
-  });
-  const line = async (prefix: string, ms = 10_000): Promise<string> => {
-    const until = Date.now() + ms;
-    for (;;) {
-      const index = lines.findIndex((l) => l.startsWith(prefix));
-      if (index !== -1) return lines.splice(index, 1)[0]?.slice(prefix.length) ?? "";
-      if (Date.now() > until) throw new Error(`no "${prefix}" line; stderr: ${stderr}`);
-      await new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-  };
+  const reader = readLines(child);
+  const line = async (prefix: string, ms = 10_000): Promise<string> =>
+    (await reader.line(prefix, ms)).slice(prefix.length);
   const send = (text: string) => child.stdin.write(`${text}\n`);
   const killed = () =>
     new Promise<void>((resolve) => {

@@ -95,7 +95,8 @@ export function materializeSnapshot(
     mkdirSync(staging, { mode: 0o700 });
     for (const file of files) {
       const path = join(staging, ...file.relpath.split("/"));
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // The staging folder exists: only a file in a subfolder needs its folders made.
+      if (file.relpath.includes("/")) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       writeFileSync(path, file.bytes, { flag: "wx" });
       chmodSync(path, file.mode);
     }

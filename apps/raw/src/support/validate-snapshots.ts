@@ -1,6 +1,6 @@
 import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SnapshotCacheBounds } from "@raw/tool-api";
+import { MAX_SNAPSHOT_CACHE_AGE_MS, type SnapshotCacheBounds } from "@raw/tool-api";
 
 /** The folder under Raw's cache root (`rawCacheRoot()` of `@raw/tool-api`) that holds the copies of `raw validate`. */
 export const VALIDATE_SNAPSHOTS_FOLDER = "validate-snapshots";
@@ -17,7 +17,7 @@ export const VALIDATE_HOOK_SNAPSHOTS_FOLDER = "validate-hook-snapshots";
  */
 export const VALIDATE_SNAPSHOT_BOUNDS: SnapshotCacheBounds = {
   maxEntries: 4096,
-  maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+  maxAgeMs: MAX_SNAPSHOT_CACHE_AGE_MS,
   maxBytes: 256 * 1024 * 1024,
 };
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appRoot, cli, tempDir } from "./helpers.js";
+import { appRoot, cli, tempDir, writeToolFolder } from "./helpers.js";
 
 const HANDLER =
   'export function handler() { return { isError: false, content: [{ type: "text", text: "ran" }] }; }\n';
@@ -19,23 +19,7 @@ function toolFolder(
   manifest: Record<string, unknown> = {},
   entry = HANDLER,
 ): string {
-  const dir = join(root, id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "tool.json"),
-    JSON.stringify({
-      api_version: 2,
-      id,
-      version: "1.0.0",
-      name: id,
-      description: "A tool for the loading tests.",
-      input_schema: { type: "object" },
-      entry: "./index.mjs",
-      ...manifest,
-    }),
-  );
-  writeFileSync(join(dir, "index.mjs"), entry);
-  return dir;
+  return writeToolFolder(root, id, entry, { description: "A tool for the loading tests.", manifest });
 }
 
 /** An entry that writes `marker` when imported. */

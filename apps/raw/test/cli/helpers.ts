@@ -85,6 +85,35 @@ export function tempDir(prefix = "raw-cli-"): string {
 }
 
 /**
+ * Writes the tool folder `<root>/<id>`: a valid manifest whose id and name are the folder's (with `manifest`'s
+ * fields on top) and `index.mjs` holding `entry`. Returns the folder.
+ */
+export function writeToolFolder(
+  root: string,
+  id: string,
+  entry: string,
+  options: { description?: string; manifest?: Record<string, unknown> } = {},
+): string {
+  const dir = join(root, id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "tool.json"),
+    JSON.stringify({
+      api_version: 2,
+      id,
+      version: "1.0.0",
+      name: id,
+      description: options.description ?? "A tool written by a test.",
+      input_schema: { type: "object" },
+      entry: "./index.mjs",
+      ...options.manifest,
+    }),
+  );
+  writeFileSync(join(dir, "index.mjs"), entry);
+  return dir;
+}
+
+/**
  * Writes one tool folder per entry under a new workspace (`id` → the source of its `index.mjs`), each with a valid
  * manifest whose id and name are the folder's; returns the workspace.
  */
@@ -94,23 +123,7 @@ export function toolWorkspace(
   description = "A tool written by a test.",
 ): string {
   const root = tempDir(prefix);
-  for (const [id, source] of entries) {
-    const dir = join(root, id);
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "tool.json"),
-      JSON.stringify({
-        api_version: 2,
-        id,
-        version: "1.0.0",
-        name: id,
-        description,
-        input_schema: { type: "object" },
-        entry: "./index.mjs",
-      }),
-    );
-    writeFileSync(join(dir, "index.mjs"), source);
-  }
+  for (const [id, source] of entries) writeToolFolder(root, id, source, { description });
   return root;
 }
 
