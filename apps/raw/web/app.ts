@@ -20,6 +20,7 @@ interface CallView {
   tool: string;
   source: string;
   arguments: unknown;
+  argumentsText: string;
   status: string;
   steps: TraceStep[];
   result?: { isError: boolean; code: string | null; text: string; truncated: boolean };
@@ -29,7 +30,7 @@ interface ApprovalView {
   callId: string;
   tool: string;
   identity: string;
-  effects: string[];
+  effects: string[] | null;
   arguments: string;
 }
 interface InteractionView {
@@ -260,12 +261,7 @@ function renderCall(call: CallView): void {
         ` ${call.source === "user_action" ? "panel action" : "call"} · ${call.status}`,
       ),
     ),
-    el(
-      "details",
-      {},
-      el("summary", {}, "Arguments"),
-      el("pre", {}, JSON.stringify(call.arguments, null, 2) ?? ""),
-    ),
+    el("details", {}, el("summary", {}, "Arguments"), el("pre", {}, call.argumentsText)),
     steps,
     result,
   );
@@ -308,9 +304,11 @@ function renderApproval(card: ApprovalView): void {
     el("h2", { id: titleId }, `Approve ${card.tool}?`),
     el("p", { class: "muted" }, card.identity),
     el("h3", {}, "Intended effects"),
-    card.effects.length > 0
-      ? el("ul", { class: "effects" }, ...card.effects.map((line) => el("li", {}, line)))
-      : el("p", { class: "muted" }, "The tool declares no intended effects."),
+    card.effects === null
+      ? el("p", { class: "muted" }, "The tool declares no intended effects.")
+      : card.effects.length > 0
+        ? el("ul", { class: "effects" }, ...card.effects.map((line) => el("li", {}, line)))
+        : el("p", { class: "muted" }, "No intended effects for this call."),
     el("h3", {}, "Arguments"),
     el("pre", { class: "arguments" }, card.arguments),
     el("div", { class: "buttons" }, approve, deny),

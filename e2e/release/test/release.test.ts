@@ -363,6 +363,7 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/schema", args: [] },
   { name: "@raw/predicate", args: [] },
   { name: "@raw/effects", args: [] },
+  { name: "@raw/host", args: [] },
   { name: "@raw/mcp", args: [] },
   { name: "@raw/panel-web", args: [] },
   { name: "@raw/store-postgres", args: [] },

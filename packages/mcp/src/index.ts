@@ -1,4 +1,3 @@
-export { approvalMessage, MAX_APPROVAL_ARGUMENT_CHARS } from "./approval-text.js";
 export { MCP_CODES, type McpCode } from "./codes.js";
 export { elicitationSchema, formOf } from "./form-elicitation.js";
 export {

@@ -14,6 +14,7 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { describeApproval } from "@raw/host";
 import { prepareForm, validateFormAnswers } from "@raw/panel";
 import type { PanelHost } from "@raw/panel/host";
 import { ContractError } from "@raw/schema";
@@ -24,7 +25,6 @@ import type {
   ToolRegistry,
   ToolResult,
 } from "@raw/tool-api";
-import { approvalMessage } from "./approval-text.js";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
 import { toMcpResult } from "./result-mapping.js";
@@ -173,7 +173,7 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
               const answer = await server.elicitInput(
                 {
                   mode: "form",
-                  message: approvalMessage(approval),
+                  message: describeApproval(approval, { cwd: options.cwd }).text,
                   requestedSchema: {
                     type: "object",
                     properties: {

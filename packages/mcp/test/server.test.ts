@@ -5,6 +5,7 @@ import {
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { describeApproval } from "@raw/host";
 import { createPanelHost } from "@raw/panel/host";
 import { isContractError } from "@raw/schema";
 import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
@@ -186,9 +187,19 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
     expect(approved.isError).toBe(false);
     expect(text(approved)).toBe("wrote x.txt");
     const message = messages[0] as string;
-    expect(message).toContain("local/write");
-    expect(message.indexOf('write "/w/x.txt"')).toBeGreaterThan(0);
-    expect(message.indexOf('write "/w/x.txt"')).toBeLessThan(message.indexOf("Arguments:"));
+    // The one approval view of A10 (`describeApproval`): identity, then the effects, then the arguments.
+    expect(message).toBe(
+      describeApproval(
+        {
+          identity: "local/write",
+          arguments: { path: "x.txt", content: "y" },
+          effects: { files: [{ path: "x.txt", operation: "write" }] },
+        },
+        { cwd: "/w" },
+      ).text,
+    );
+    expect(message.indexOf("write /w/x.txt")).toBeGreaterThan(0);
+    expect(message.indexOf("write /w/x.txt")).toBeLessThan(message.indexOf("arguments:"));
     answer = "decline";
     const declined = await c.callTool({ name: "write", arguments: { path: "x.txt", content: "y" } });
     expect(text(declined)).toContain("approval_denied");
@@ -196,6 +207,28 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
     expect(text(await c.callTool({ name: "write", arguments: { path: "x", content: "y" } }))).toContain(
       "approval_denied",
     );
+    await c.close();
+  });
+
+  it("the approval elicitation escapes bidi, C1 and ESC from the arguments and effect paths (A1, A10)", async () => {
+    const messages: string[] = [];
+    const c = await client((message) => {
+      messages.push(message);
+      return { approve: false };
+    });
+    const path = "notes\u202etxt.exe\u009b2J\u001b]0;pwned\u0007\nwrite /w/SAFE";
+    const result = await c.callTool({
+      name: "write",
+      arguments: { path, content: "\u2066hidden\u2069\u001b[31m" },
+    });
+    expect(text(result)).toContain("approval_denied");
+    const message = messages[0] as string;
+    expect(message).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(message).toContain("\\u202e");
+    expect(message).toContain("\\x1b");
+    expect(message).toContain("\\x9b");
+    // The line break in the path cannot forge a second, harmless-looking effect line.
+    expect(message.split("\n").filter((line) => line.trim().startsWith("write "))).toHaveLength(1);
     await c.close();
   });
 

@@ -2,7 +2,6 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
-import { parseRules } from "@raw/tool-api";
 import { jsonOption, parseCommand, stringOption } from "../support/args.js";
 import type { HookSource, RulesInput } from "../support/inputs.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../support/io.js";
@@ -23,30 +22,6 @@ export async function sessionCwd(value: string | undefined, cwd: string): Promis
     // Reported below.
   }
   throw new CliFailure("cwd_missing", `${value ?? dir} is not a folder`);
-}
-
-/**
- * The rules of `raw call` without `--rules`: ask before the bundled tools that change files or run commands (a safe
- * default; `--rules` replaces them, `--approve yes|no` answers the question).
- */
-export const DEFAULT_CALL_RULES: ReadonlyArray<{ match: string; effect: "ask" }> = [
-  { match: "builtin/write_file", effect: "ask" },
-  { match: "builtin/bash", effect: "ask" },
-];
-
-/** The label of the default rules in a trace (`rule 0 at <label>:1:1: ...`). */
-export const DEFAULT_CALL_RULES_FILE = "(default rules of raw call)";
-
-/** `DEFAULT_CALL_RULES` as a rules input: rule `i` is shown at line `i + 1` of the label. */
-export function defaultCallRules(): RulesInput {
-  const parsed = parseRules(DEFAULT_CALL_RULES);
-  if (!parsed.ok) throw new Error("the default rules of raw call are invalid");
-  return {
-    file: DEFAULT_CALL_RULES_FILE,
-    rules: parsed.rules,
-    raw: DEFAULT_CALL_RULES,
-    positionOf: (pointer) => ({ line: Number(pointer.split("/")[1] ?? 0) + 1, column: 1 }),
-  };
 }
 
 /** Which folders a call runs from: each `--tool` and `--hook` selection with its real folder. */
@@ -83,7 +58,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
-  const rules: RulesInput = workspace.rules ?? defaultCallRules();
+  const rules: RulesInput | undefined = workspace.rules;
   const folders: LoadedFolder[] = [
     ...workspace.tools
       .filter((tool) => !tool.identity.startsWith("builtin/"))
@@ -107,7 +82,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (approveMode === "yes") approver = { approve: () => true, label: "--approve yes" };
   else if (approveMode === "no") approver = { approve: () => false, label: "--approve no" };
   else if (interactive)
-    approver = { approve: (request) => promptApproval(term(), request), label: "the terminal" };
+    approver = {
+      approve: (request, view) => promptApproval(term(), request.name, view),
+      label: "the terminal",
+    };
 
   // The first Ctrl-C aborts the call (handlers and hooks get the signal; a question is answered no) and the run
   // exits 130 once the call has returned; a second one exits at once.
@@ -148,7 +126,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // An unknown tool: the tools there are, nearest first (model-facing names, as a model would call them).
     const available =
       trace.result.code === "tool_not_exposed"
-        ? availableToolNames(workspace.tools, rules.rules, tool)
+        ? availableToolNames(workspace.tools, rules?.rules ?? [], tool)
         : undefined;
     if (format === "json") {
       const extra = available === undefined ? {} : { available };

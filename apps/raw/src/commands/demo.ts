@@ -3,13 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
+import type { ApprovalView } from "@raw/host";
 import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest } from "@raw/tool-api";
 import { parseCommand } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { loadWorkspace } from "../support/load-workspace.js";
 import { bundledHooksRoot, examplesRoot } from "../support/paths.js";
-import { compactJson, effectLines, indent } from "../support/present.js";
+import { compactJson } from "../support/present.js";
 import { openSession } from "../support/session.js";
 import { callHeader, stepText } from "../support/trace.js";
 
@@ -166,12 +167,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cwd = await mkdtemp(join(tmpdir(), "raw-demo-"));
   const out = (text: string) => io.stdout.write(text);
 
-  const approve = (request: ApprovalRequest): boolean => {
-    const effects = request.effects === undefined ? ["none declared"] : effectLines(request.effects);
+  const approve = (request: ApprovalRequest, view: ApprovalView): boolean => {
     out(
-      `  ┆ approval request for ${request.name} (${request.identity})\n` +
-        `  ┆   intended effects:\n${indent(effects.join("\n"), 4).replace(/^/gm, "  ┆ ")}\n` +
-        `  ┆   arguments: ${compactJson(request.arguments)}\n  ┆ the script answers: yes\n`,
+      `  ┆ approval request for ${request.name}\n${view.lines.map((line) => `  ┆   ${line}\n`).join("")}` +
+        "  ┆ the script answers: yes\n",
     );
     return true;
   };

@@ -1,6 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
+import { sessionRules } from "@raw/host";
 import {
   createMcpServer,
   listenMcpHttp,
@@ -19,6 +20,7 @@ import {
   type ToolNotificationRequest,
   type ToolRegistry,
   type ToolRule,
+  type ToolRuleJson,
 } from "@raw/tool-api";
 import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError } from "../support/io.js";
@@ -32,9 +34,16 @@ export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
 /** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
-/** The rules of a workspace as the registry takes them (none without `--rules`). */
-function rulesOf(workspace: Workspace): ToolRule[] {
-  return workspace.rules === undefined ? [] : [...workspace.rules.rules];
+/**
+ * The rules a surface runs (amendment A10, `sessionRules` of `@raw/host`): the default rules and an `ask` per loaded
+ * tool with an effects schema, then the user's `--rules`, which decide wherever they apply.
+ */
+function rulesOf(workspace: Workspace): Array<ToolRule | ToolRuleJson> {
+  const tools = workspace.tools.map((tool) => ({
+    identity: tool.registration.identity ?? tool.registration.name,
+    effectsSchema: tool.registration.effectsSchema,
+  }));
+  return sessionRules(workspace.rules?.rules, tools).rules;
 }
 
 /** The tool view hooks bind their `when` to: every tool of the registry. */

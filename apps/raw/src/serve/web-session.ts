@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LoadedHook } from "@raw/hook-protocol";
+import type { ApprovalView as HostApprovalView } from "@raw/host";
 import { type PanelDeclaration, type PanelDocument, resolveAction } from "@raw/panel";
 import type {
   InteractionRecord,
@@ -11,7 +12,7 @@ import type {
 import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";
-import { blockText, displayBlock, effectLines } from "../support/present.js";
+import { blockText, displayBlock } from "../support/present.js";
 import { openSession, type Session, type TraceStep } from "../support/session.js";
 import type { EventHub } from "./events.js";
 
@@ -24,18 +25,24 @@ export interface CallView {
   readonly tool: string;
   readonly source: "model" | "user_action";
   readonly arguments: unknown;
+  /** The arguments as indented JSON with every A1 code point escaped: what the page shows. */
+  readonly argumentsText: string;
   status: "queued" | "running" | "done";
   readonly steps: TraceStep[];
   result?: { isError: boolean; code: string | null; text: string; truncated: boolean };
 }
 
-/** An approval card: the intended effects first, then the arguments. Only its buttons answer it. */
+/**
+ * An approval card: the one approval view of A10 (`describeApproval`, already escaped) laid out as a card, the
+ * intended effects first, then the arguments. Only its buttons answer it.
+ */
 export interface ApprovalView {
   readonly id: string;
   readonly callId: string;
   readonly tool: string;
   readonly identity: string;
-  readonly effects: string[];
+  /** One line per intended effect (`write /abs/path`, `… outside`); `null` when the tool declares no effects. */
+  readonly effects: string[] | null;
   readonly arguments: string;
 }
 
@@ -189,16 +196,16 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
     panelsChanged(frame);
   };
 
-  const approve = (request: ApprovalRequest): Promise<boolean> =>
+  const approve = (request: ApprovalRequest, view: HostApprovalView): Promise<boolean> =>
     new Promise<boolean>((resolve) => {
       const id = randomUUID();
       const card = {
         id,
         callId: running?.id ?? "",
         tool: request.name,
-        identity: request.identity,
-        effects: request.effects === undefined ? [] : effectLines(request.effects),
-        arguments: displayBlock(stringifyForDisplay(request.arguments, 2)),
+        identity: view.identity,
+        effects: view.effects === undefined ? null : view.effects.map((effect) => effect.line),
+        arguments: view.arguments,
       };
       const finish = (approved: boolean) => {
         if (!approvals.delete(id)) return;
@@ -314,7 +321,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
         throw new WebRequestError(
           404,
           "tool_unknown",
-          `no tool named ${JSON.stringify(tool)}; choose one of ${tools.map((t) => t.name).join(", ")}`,
+          `no tool named ${stringifyForDisplay(tool)}; choose one of ${tools.map((t) => t.name).join(", ")}`,
         );
       }
       const call: CallView = {
@@ -322,6 +329,7 @@ export async function openWebSession(options: WebSessionOptions, hub: EventHub):
         tool,
         source,
         arguments: args,
+        argumentsText: stringifyForDisplay(args, 2),
         status: "queued",
         steps: [],
       };

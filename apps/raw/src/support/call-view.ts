@@ -73,10 +73,11 @@ export class CallView {
     const by =
       index === null
         ? "no rule applies (the default is allow)"
-        : `${event.hidden ? "hidden by " : ""}rule ${index}${rule ? ` at ${displayLine(rule.location)}: ${compactJson(rule.rule)}` : ""}`;
+        : `${event.hidden ? "hidden by " : ""}${rule?.label ?? `rule ${index}`}${rule ? ` at ${displayLine(rule.location)}: ${compactJson(rule.rule)}` : ""}`;
     this.emit("policy", event.decision ?? "allow", by, {
       decision: event.decision ?? "allow",
-      ruleIndex: index,
+      ruleIndex: rule?.index ?? index,
+      defaultRule: rule?.defaultRule ?? false,
       hidden: event.hidden === true,
       rule: rule?.rule ?? null,
       location: rule?.location ?? null,

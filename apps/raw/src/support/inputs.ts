@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { type LoadedHook, validateHookFolder } from "@raw/hook-protocol";
+import { type RuleSubject, sessionRules } from "@raw/host";
 import { parseRules, type ToolRule } from "@raw/tool-api";
 import { hookFolder, realFolder } from "./bundled.js";
 import { displayPath, readJsonFile } from "./files.js";
@@ -13,8 +14,30 @@ export interface RulesInput {
   rules: readonly ToolRule[];
   raw: unknown;
   positionOf(pointer: string): SourcePosition;
+  /** Rules before the file's own (the session's defaults, A10): rule `i < defaults.length` is `defaults[i]`. */
+  defaults?: readonly unknown[];
 }
 
+/** The label of the session's default rules in a trace (`default rule 0 at (default rules):1:1: ...`). */
+export const DEFAULT_RULES_LABEL = "(default rules)";
+
+/**
+ * The rules a session runs (amendment A10, `sessionRules` of `@raw/host`): the defaults (`DEFAULT_RULES`, then an
+ * `ask` per loaded tool with an effects schema), then the user's rules file, whose rules decide wherever they apply.
+ */
+export function withDefaultRules(user: RulesInput | undefined, tools: readonly RuleSubject[]): RulesInput {
+  const combined = sessionRules(user?.raw as readonly unknown[] | undefined, tools);
+  const defaults = combined.rules.slice(0, combined.defaults);
+  const parsed = parseRules(defaults);
+  if (!parsed.ok) throw new Error("the default rules are invalid");
+  return {
+    file: user?.file ?? DEFAULT_RULES_LABEL,
+    rules: [...parsed.rules, ...(user?.rules ?? [])],
+    raw: user?.raw ?? [],
+    positionOf: (pointer) => user?.positionOf(pointer) ?? { line: 1, column: 1 },
+    defaults,
+  };
+}
 /** Reads and parses a rules file; a bad file yields its validation report (JSON syntax, `rule_invalid`, ...). */
 export async function loadRulesFile(
   path: string,
@@ -43,14 +66,33 @@ export async function loadRulesFile(
   };
 }
 
-/** The rule at `index` as written in the rules file, and where it starts (`<file>:<line>:<col>`). */
+/**
+ * The rule at `index` of the rules a session runs, as written, and where it starts (`<file>:<line>:<col>`): a
+ * default rule (`default rule i`) or rule `index` of the user's file, counted in that file.
+ */
 export function ruleAt(
   input: RulesInput | undefined,
   index: number,
-): { rule: unknown; location: string } | undefined {
-  if (input === undefined || !Array.isArray(input.raw)) return undefined;
-  const { line, column } = input.positionOf(`/${index}`);
-  return { rule: input.raw[index], location: `${input.file}:${line}:${column}` };
+): { rule: unknown; location: string; label: string; index: number; defaultRule: boolean } | undefined {
+  if (input === undefined) return undefined;
+  const defaults = input.defaults ?? [];
+  if (index < defaults.length) {
+    return {
+      rule: defaults[index],
+      location: `${DEFAULT_RULES_LABEL}:${index + 1}:1`,
+      label: `default rule ${index}`,
+    };
+  }
+  const own = index - defaults.length;
+  if (!Array.isArray(input.raw)) return undefined;
+  const { line, column } = input.positionOf(`/${own}`);
+  return {
+    rule: input.raw[own],
+    location: `${input.file}:${line}:${column}`,
+    label: `rule ${own}`,
+    index: own,
+    defaultRule: false,
+  };
 }
 
 /** Where a loaded `--hook` came from: its selection id, the real folder and whether it is a bundled hook. */

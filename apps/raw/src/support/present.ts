@@ -1,12 +1,5 @@
-import { escapeDisplayText, shortenDisplayText, stringifyForDisplay, utf8Bytes } from "@raw/schema";
+import { escapeDisplayText, stringifyForDisplay } from "@raw/schema";
 
-/**
- * Most bytes of argument JSON the approval prompt shows (its effects lines are never shortened): with
- * `MAX_PROMPT_ARGUMENT_LINES`, the arguments fit on a screen under the effects, right above the question.
- */
-export const MAX_PROMPT_ARGUMENT_BYTES = 1024;
-/** Most lines of indented argument JSON the approval prompt shows. */
-export const MAX_PROMPT_ARGUMENT_LINES = 16;
 /** Most bytes of argument JSON the one-line header of a call trace shows. */
 export const MAX_HEADER_ARGUMENT_BYTES = 512;
 
@@ -21,20 +14,6 @@ export function displayBlock(text: string, maxBytes?: number): string {
     text,
     maxBytes === undefined ? { multiline: true } : { multiline: true, maxBytes },
   );
-}
-
-/**
- * Arguments for the approval prompt: indented JSON with every control escaped, at most
- * `MAX_PROMPT_ARGUMENT_LINES` lines and `MAX_PROMPT_ARGUMENT_BYTES` bytes, ending `… N more bytes` when shortened.
- */
-export function promptArgumentsText(args: unknown): string {
-  const text = stringifyForDisplay(args, 2);
-  const lines = text.split("\n");
-  const limit =
-    lines.length > MAX_PROMPT_ARGUMENT_LINES
-      ? Math.min(MAX_PROMPT_ARGUMENT_BYTES, utf8Bytes(lines.slice(0, MAX_PROMPT_ARGUMENT_LINES).join("\n")))
-      : MAX_PROMPT_ARGUMENT_BYTES;
-  return displayBlock(shortenDisplayText(text, limit));
 }
 
 /** Indents every line of `text` by `spaces`. */

@@ -1,4 +1,5 @@
 import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
+import { type ApprovalView, describeApproval } from "@raw/host";
 import { type PanelDeclaration, renderPanelText, renderReceiptLine } from "@raw/panel";
 import {
   type BoundInteractionContext,
@@ -23,7 +24,7 @@ import {
   type ToolResult,
 } from "@raw/tool-api";
 import { CallView, type TraceSettings, type TraceStep } from "./call-view.js";
-import type { RulesInput } from "./inputs.js";
+import { type RulesInput, withDefaultRules } from "./inputs.js";
 import { blockText, displayLine, indent } from "./present.js";
 
 export type { StepName, TraceStep } from "./call-view.js";
@@ -44,7 +45,8 @@ export interface CallTrace {
 
 /** How a session asks for approval: the answer, and how the trace names who answered. */
 export interface Approver {
-  approve(request: ApprovalRequest): boolean | Promise<boolean>;
+  /** `view` is the one approval view (A10, `describeApproval`): what a person reads, already escaped. */
+  approve(request: ApprovalRequest, view: ApprovalView): boolean | Promise<boolean>;
   /** For example `--approve yes`, `the terminal`, `the demo script`. */
   label: string;
 }
@@ -55,6 +57,7 @@ export interface SessionOptions {
   cwd: string;
   /** The loaded tools (`loadTools`): the bundled ones as `builtin/<name>`, `--tool` folders as `local/<id>`. */
   tools: readonly LoadedTool[];
+  /** The user's rules file; the session runs the default rules (A10) before it, so its rules decide where they apply. */
   rules?: RulesInput | undefined;
   hooks?: readonly LoadedHook[] | undefined;
   /** Without an approver, a call that needs approval ends `approval_required`. */
@@ -100,7 +103,13 @@ export interface Session {
  */
 export async function openSession(options: SessionOptions): Promise<Session> {
   const tools = options.tools;
-  const rules = options.rules;
+  const rules = withDefaultRules(
+    options.rules,
+    tools.map((tool) => ({
+      identity: tool.registration.identity ?? tool.registration.name,
+      effectsSchema: tool.registration.effectsSchema,
+    })),
+  );
   const approver = options.approver;
   const internals: TraceSettings = {
     rules,
@@ -130,11 +139,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(options.interactionStore ? { store: options.interactionStore } : {}),
   });
   const registry = createToolRegistry({
-    rules: rules?.rules ?? [],
+    rules: rules.rules,
     preToolUse: hooks?.preToolUse,
     notify: hooks?.notify,
     panelSink: host.sink,
-    approve: approver ? (request) => approver.approve(request) : undefined,
+    approve: approver
+      ? (request) => approver.approve(request, describeApproval(request, { cwd: options.cwd }))
+      : undefined,
   });
   registry.register(tools.map((tool) => tool.registration));
   const byIdentity = new Map(tools.map((tool) => [tool.identity, tool.registration.name]));

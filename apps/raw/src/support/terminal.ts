@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createInterface, type Interface } from "node:readline";
+import type { ApprovalView } from "@raw/host";
 import type { TextSink } from "./io.js";
-import { displayBlock, displayLine, effectLines, indent, promptArgumentsText } from "./present.js";
+import { displayBlock, displayLine, indent } from "./present.js";
 
 /** How often a y/N question is asked again after an answer that is neither yes nor no; then it means no. */
 export const MAX_APPROVAL_ASKS = 3;
@@ -66,14 +67,6 @@ export class Terminal {
   }
 }
 
-/** What the approval prompt shows: the intended effects apart from the raw arguments. */
-export interface ApprovalPromptRequest {
-  identity: string;
-  name: string;
-  arguments: unknown;
-  effects?: unknown;
-}
-
 /** What a y/N answer means: `y`/`yes` (any case, trimmed) approves, `n`/`no` or an empty line denies. */
 export function yesNoAnswer(answer: string): boolean | undefined {
   const word = answer.trim().toLowerCase();
@@ -101,18 +94,16 @@ export async function askYesNo(terminal: Terminal, prompt: string): Promise<bool
 }
 
 /**
- * The approval prompt (amendment A1): every intended effect first, one `<operation> <normalized path>` line each,
- * escaped and never shortened, then the arguments as JSON (`promptArgumentsText`: controls escaped, shortened to
- * fit a screen, saying how much was left out); asks y/N (`askYesNo`): only `y`/`yes` approves.
+ * The approval prompt: the one approval view of amendment A10 (`describeApproval` of `@raw/host`: the identity,
+ * every intended effect one per line with its normalized path, never shortened, then the arguments shortened with
+ * the remainder stated; all of it escaped), indented under a header naming the tool; asks y/N (`askYesNo`): only
+ * `y`/`yes` approves.
  */
-export async function promptApproval(terminal: Terminal, request: ApprovalPromptRequest): Promise<boolean> {
-  const lines = [`approval needed: ${displayLine(request.name)} (${displayLine(request.identity)})`];
-  if (request.effects !== undefined) {
-    lines.push("  intended effects:", ...effectLines(request.effects).map((line) => `    ${line}`));
-  } else {
-    lines.push("  intended effects: none declared by this tool");
-  }
-  lines.push("  arguments:", indent(promptArgumentsText(request.arguments), 4));
+export async function promptApproval(terminal: Terminal, name: string, view: ApprovalView): Promise<boolean> {
+  const lines = [
+    `approval needed: ${displayLine(name)} (${view.identity})`,
+    ...view.lines.slice(1).map((l) => `  ${l}`),
+  ];
   terminal.write(`${lines.join("\n")}\n`);
   return askYesNo(terminal, "approve? [y/N] ");
 }

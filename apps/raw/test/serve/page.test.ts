@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { describeApproval } from "@raw/host";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openWatchedPage, screenshotsDir } from "../../../../test-support/browser.js";
@@ -104,6 +105,41 @@ describe("raw serve in Chromium", () => {
       .poll(() => page.locator("li.call").first().locator(".result").getAttribute("data-code"))
       .toBe("approval_denied");
     expect(existsSync(join(cwd, "other.txt"))).toBe(false);
+    await page.close();
+    await stop();
+  });
+
+  it("escapes bidi, C1 and ESC in the approval card and the timeline, the same text as describeApproval (A1, A10)", async () => {
+    // No --rules: the default rules (A10) ask before builtin/write_file.
+    cwd = tempDir("raw-serve-page-");
+    serve = await startServeProcess(["--cwd", cwd], appRoot);
+    const { page } = await openWatchedPage(browser, serve.url);
+    const path = "notes\u202etxt.exe\u009b2J\u001b]0;pwned\u0007";
+    const args = { operations: [{ path, mode: "overwrite", content: "\u2066x\u2069\u001b[31m" }] };
+    await compose(page, "write_file", args);
+    const card = page.locator("article.approval");
+    await expect.poll(() => card.count()).toBe(1);
+    const view = describeApproval(
+      { identity: "builtin/write_file", arguments: args, effects: { files: [{ path, operation: "write" }] } },
+      { cwd },
+    );
+    const shown = await card.evaluate((node) => ({
+      effects: [...node.querySelectorAll("ul.effects li")].map((li) => li.textContent),
+      args: node.querySelector("pre.arguments")?.textContent,
+      all: node.textContent ?? "",
+    }));
+    expect(shown.effects).toEqual(view.effects?.map((effect) => effect.line));
+    expect(shown.args).toBe(view.arguments);
+    const timeline = (await page.locator("li.call").first().textContent()) ?? "";
+    for (const text of [shown.all, timeline]) {
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    expect(shown.all).toContain("\\u202e");
+    expect(timeline).toContain("\\u2066");
+    await card.getByRole("button", { name: "Deny" }).click();
+    await expect
+      .poll(() => page.locator("li.call").first().locator(".result").getAttribute("data-code"))
+      .toBe("approval_denied");
     await page.close();
     await stop();
   });

@@ -1,0 +1,21 @@
+/**
+ * `@raw/host`: what every surface of Raw runs (amendment A10). The rules a session starts from and the one approval
+ * view shown before any `ask` is answered.
+ */
+export {
+  type ApprovalEffectLine,
+  type ApprovalSubject,
+  type ApprovalView,
+  type DescribeApprovalOptions,
+  describeApproval,
+  MAX_APPROVAL_ARGUMENT_BYTES,
+  MAX_APPROVAL_ARGUMENT_LINES,
+} from "./approval-view.js";
+export {
+  DEFAULT_RULES,
+  effectsAskRules,
+  identityGlob,
+  MAX_GLOB_BYTES,
+  type RuleSubject,
+  sessionRules,
+} from "./default-rules.js";
