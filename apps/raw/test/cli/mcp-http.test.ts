@@ -292,7 +292,8 @@ describe("raw mcp serve --http: refused requests", () => {
       );
       // An MCP server object kept per refused request (~30 KB each) would keep tens of MiB here.
       expect(heapAfter - heapBefore).toBeLessThan(1024 * 1024);
-      expect(rssAfter - rssBefore).toBeLessThan(16 * 1024);
+      // Resident memory moves with the allocator (about 9 MiB here, kept or not); the old code added 38 MiB.
+      expect(rssAfter - rssBefore).toBeLessThan(24 * 1024);
     } finally {
       agent.destroy();
     }
