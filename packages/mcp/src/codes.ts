@@ -28,7 +28,7 @@ export const MCP_CODES = Object.freeze({
   invalidResult: "mcp_invalid_result",
   /** The server reported the tool call as failed (`isError: true`). */
   toolError: "mcp_tool_error",
-  /** Streamable HTTP bound off loopback without a bearer token. */
+  /** Streamable HTTP given a bearer token shorter than 16 characters, or bound off loopback without one. */
   tokenRequired: "mcp_token_required",
   /** The mount was closed. */
   closed: "mcp_closed",

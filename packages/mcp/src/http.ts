@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   createServer,
   type Server as HttpServer,
@@ -8,6 +8,14 @@ import {
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { MCP_CODES, mcpError } from "./codes.js";
+import {
+  checkRequestHeaders,
+  isLoopbackHost,
+  type McpHttpRefusal,
+  readInitializeRequest,
+  refusalBody,
+} from "./http-admission.js";
+import { createMcpHttpToken, MIN_MCP_HTTP_TOKEN_CHARS } from "./http-token.js";
 import type { RawMcpServer } from "./server.js";
 
 /** The path the Streamable HTTP endpoint is served on. */
@@ -18,11 +26,14 @@ export const MAX_MCP_HTTP_SESSIONS = 64;
 
 /** Options of `listenMcpHttp`. */
 export interface ListenMcpHttpOptions {
-  /** Address to bind (default `127.0.0.1`). Any non-loopback address requires `token`. */
+  /** Address to bind (default `127.0.0.1`). */
   host?: string | undefined;
   /** Port (default 0: any free port). */
   port?: number | undefined;
-  /** Bearer token every request must carry (`Authorization: Bearer <token>`). Required off loopback. */
+  /**
+   * Bearer token every request must carry (`Authorization: Bearer <token>`), on every address, loopback included;
+   * at least `MIN_MCP_HTTP_TOKEN_CHARS` characters. Without it a random one is created (`McpHttpListener.token`).
+   */
   token?: string | undefined;
 }
 
@@ -31,67 +42,79 @@ export interface McpHttpListener {
   /** The endpoint URL, for example `http://127.0.0.1:4312/mcp`. */
   readonly url: string;
   readonly port: number;
+  /** The bearer token every request must carry: the caller's, or the one created for this listener. */
+  readonly token: string;
   /** Stops listening and closes every session. */
   close(): Promise<void>;
 }
 
-/** True for an address that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  if (header === undefined || !header.startsWith("Bearer ")) return false;
-  const given = Buffer.from(header.slice(7));
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function reject(res: ServerResponse, status: number, message: string): void {
+function reject(res: ServerResponse, refusal: McpHttpRefusal): void {
   res
-    .writeHead(status, { "content-type": "application/json" })
-    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+    .writeHead(refusal.status, { "content-type": "application/json", ...refusal.headers })
+    .end(refusalBody(refusal));
 }
 
 /**
- * Serves `server` over Streamable HTTP (one MCP session per client, `Mcp-Session-Id`). Binds to loopback by
- * default, with DNS-rebinding protection (only loopback `Host` headers); binding anywhere else requires a bearer
- * token (`mcp_token_required` otherwise), checked in constant time on every request.
+ * Serves `server` over Streamable HTTP (one MCP session per client, `Mcp-Session-Id`). Every request must carry the
+ * bearer token (`Authorization: Bearer <token>`, compared in constant time), on loopback too: without `token` a
+ * random one is created and returned as `McpHttpListener.token`; a token shorter than `MIN_MCP_HTTP_TOKEN_CHARS`
+ * is `mcp_token_required`. Binds to loopback by default, where only loopback `Host` headers are served (DNS
+ * rebinding); a browser request from another origin is refused. Every check of a request (`checkRequestHeaders`,
+ * and `readInitializeRequest` for one that opens a session) runs before any MCP object is created, so a refused
+ * request leaves nothing behind; a session the SDK still does not open is closed at once.
  */
 export async function listenMcpHttp(
   server: RawMcpServer,
   options: ListenMcpHttpOptions = {},
 ): Promise<McpHttpListener> {
   const host = options.host ?? "127.0.0.1";
-  const token = options.token;
   const loopback = isLoopbackHost(host);
-  if (!loopback && (token === undefined || token.length < 16)) {
+  if (options.token !== undefined && options.token.length < MIN_MCP_HTTP_TOKEN_CHARS) {
     throw mcpError(
       MCP_CODES.tokenRequired,
-      `binding MCP over HTTP to ${host} (not loopback) requires a bearer token of at least 16 characters`,
+      `the bearer token of MCP over HTTP must have at least ${MIN_MCP_HTTP_TOKEN_CHARS} characters`,
     );
   }
+  if (!loopback && options.token === undefined) {
+    throw mcpError(
+      MCP_CODES.tokenRequired,
+      `binding MCP over HTTP to ${host} (not loopback) requires a bearer token of at least ${MIN_MCP_HTTP_TOKEN_CHARS} characters`,
+    );
+  }
+  const token = options.token ?? createMcpHttpToken();
+  const admission = { path: MCP_HTTP_PATH, token, loopback };
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let port = options.port ?? 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== MCP_HTTP_PATH) return reject(res, 404, "not found");
-    if (token !== undefined && !tokenMatches(req.headers.authorization, token)) {
-      res.setHeader("www-authenticate", "Bearer");
-      return reject(res, 401, "unauthorized");
-    }
-    if (loopback) {
-      const hostHeader = String(req.headers.host ?? "").replace(/:\d+$/, "");
-      if (!isLoopbackHost(hostHeader)) return reject(res, 403, "forbidden host");
-    }
+    const refused = checkRequestHeaders(req, admission);
+    if (refused !== undefined) return reject(res, refused);
     const sessionId = req.headers["mcp-session-id"];
-    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    if (existing !== undefined) return existing.handleRequest(req, res);
-    if (typeof sessionId === "string") return reject(res, 404, "unknown session");
-    if (req.method !== "POST") return reject(res, 400, "no session");
-    if (sessions.size >= MAX_MCP_HTTP_SESSIONS) return reject(res, 503, "too many sessions");
+    if (sessionId !== undefined) {
+      const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+      if (existing !== undefined) return existing.handleRequest(req, res);
+      return reject(res, {
+        status: 404,
+        code: "unknown_session",
+        message: "the Mcp-Session-Id header names no open session",
+      });
+    }
+    if (req.method !== "POST") {
+      return reject(res, {
+        status: 400,
+        code: "session_required",
+        message: `${req.method} needs the Mcp-Session-Id header of an open session`,
+      });
+    }
+    const initialize = await readInitializeRequest(req);
+    if (!initialize.ok) return reject(res, initialize.refusal);
+    if (sessions.size >= MAX_MCP_HTTP_SESSIONS) {
+      return reject(res, {
+        status: 503,
+        code: "too_many_sessions",
+        message: `at most ${MAX_MCP_HTTP_SESSIONS} sessions are open at once`,
+      });
+    }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -105,13 +128,23 @@ export async function listenMcpHttp(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    try {
+      await transport.handleRequest(req, res, initialize.body);
+    } finally {
+      // Whatever the SDK still refused opened no session: its server and transport go now, not with the listener.
+      if (transport.sessionId === undefined) await transport.close().catch(() => undefined);
+    }
   };
 
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) reject(res, 500, "internal error");
-      else res.end();
+      if (!res.headersSent) {
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "internal error" }, id: null }),
+          );
+      } else res.end();
     });
   });
   await new Promise<void>((resolve, rejectListen) => {
@@ -126,6 +159,7 @@ export async function listenMcpHttp(
   return {
     url: `http://${shownHost}:${port}${MCP_HTTP_PATH}`,
     port,
+    token,
     async close(): Promise<void> {
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       sessions.clear();

@@ -1,13 +1,14 @@
 export { MCP_CODES, type McpCode } from "./codes.js";
 export { elicitationSchema, formOf } from "./form-elicitation.js";
 export {
-  isLoopbackHost,
   type ListenMcpHttpOptions,
   listenMcpHttp,
   MAX_MCP_HTTP_SESSIONS,
   MCP_HTTP_PATH,
   type McpHttpListener,
 } from "./http.js";
+export { isLoopbackHost, MCP_HTTP_MAX_BODY_BYTES, type McpHttpRefusalCode } from "./http-admission.js";
+export { MCP_HTTP_TOKEN_BYTES, MIN_MCP_HTTP_TOKEN_CHARS } from "./http-token.js";
 export {
   MAX_MCP_LIST_PAGES,
   MAX_MCP_TOOLS,

@@ -320,7 +320,10 @@ describe("Streamable HTTP binding", () => {
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(
           open.url,
-          { method: "POST", headers: { ...headers, host: "evil.example:80" } },
+          {
+            method: "POST",
+            headers: { ...headers, authorization: `Bearer ${open.token}`, host: "evil.example:80" },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);

@@ -320,7 +320,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           http: {
             type: "string",
             value: "host:port",
-            summary: "serve Streamable HTTP there instead of stdio (token in RAW_MCP_TOKEN)",
+            summary:
+              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
           },
         },
       },

@@ -5,7 +5,9 @@ import { sessionRules } from "@raw/host";
 import {
   createMcpServer,
   listenMcpHttp,
+  MCP_CODES,
   type McpMount,
+  MIN_MCP_HTTP_TOKEN_CHARS,
   mountMcpServer,
   type RawMcpServer,
   ServerStdioTransport,
@@ -31,7 +33,10 @@ import { sessionCwd } from "./call.js";
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
 export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
 
-/** The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value). */
+/**
+ * The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value); when it
+ * is unset or empty, a random token is created and printed once on standard error.
+ */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
 /**
@@ -271,18 +276,32 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   }
   const match = /^(.*):(\d{1,5})$/.exec(http);
   if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
-  const token = envOf(io)[MCP_TOKEN_ENV];
+  const given = envOf(io)[MCP_TOKEN_ENV];
+  const token = given === undefined || given === "" ? undefined : given;
+  if (token !== undefined && token.length < MIN_MCP_HTTP_TOKEN_CHARS) {
+    // The value itself is never repeated: only its name and the rule.
+    throw new CliFailure(
+      MCP_CODES.tokenRequired,
+      `${MCP_TOKEN_ENV} must hold at least ${MIN_MCP_HTTP_TOKEN_CHARS} characters (unset it to get a random token)`,
+    );
+  }
   let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
   try {
     listener = await listenMcpHttp(server, {
       host: (match[1] as string).replace(/^\[|\]$/g, "") || "127.0.0.1",
       port: Number(match[2]),
-      ...(token === undefined || token === "" ? {} : { token }),
+      ...(token === undefined ? {} : { token }),
     });
   } catch (error) {
     return mountFailure(error);
   }
-  io.stderr.write(`raw mcp: serving on ${listener.url}${token ? " (bearer token required)" : ""}\n`);
+  // Printed once, to the user only: a created token is nowhere else (no file, log or trace holds it).
+  io.stderr.write(
+    `raw mcp: serving on ${listener.url}\n` +
+      `raw mcp: every request needs the header Authorization: Bearer ${
+        token === undefined ? listener.token : `<the value of ${MCP_TOKEN_ENV}>`
+      }\n`,
+  );
   await untilStopped(false);
   await listener.close();
   await server.close();
