@@ -8,6 +8,7 @@ export { layOutResolutionMirror, MIRROR_ROOT, mirrorPath } from "./resolution-mi
 export {
   SNAPSHOT_CLEAN_MARKER,
   SNAPSHOT_SIZE_FILE,
+  SNAPSHOT_STAGING_NAME,
   SNAPSHOT_STAGING_PREFIX,
   type SnapshotCacheLimits,
   sweepSnapshotCache,

@@ -23,9 +23,15 @@ export const SNAPSHOT_CLEAN_MARKER = "last-clean";
 
 /**
  * The name prefix of staging entries at the top of a cache folder (a marker being written, a copy a crashed loader
- * left): only entries named so are removed as staging, never any other name that starts with a dot.
+ * left).
  */
 export const SNAPSHOT_STAGING_PREFIX = ".staging-";
+
+/**
+ * The names removed as staging once older than the staging age: `SNAPSHOT_STAGING_PREFIX`, and `.<digest>.` (the
+ * staging copies of earlier versions, written next to the snapshots). Never any other name that starts with a dot.
+ */
+export const SNAPSHOT_STAGING_NAME = /^(?:\.staging-|\.[0-9a-f]{64}\.)/;
 
 /** The most bytes read from a `SNAPSHOT_SIZE_FILE` (a decimal count and a newline). */
 const MAX_SIZE_FILE_BYTES = 32;
@@ -35,7 +41,7 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /** The bounds of one snapshot cache (each package passes its own named limits). */
 export interface SnapshotCacheLimits {
-  /** Staging entries (names starting with `SNAPSHOT_STAGING_PREFIX`) older than this are removed. */
+  /** Staging entries (names matching `SNAPSHOT_STAGING_NAME`) older than this are removed. */
   readonly stagingMaxAgeMs: number;
   /** Snapshots not used for this long are removed. */
   readonly maxAgeMs: number;
@@ -119,7 +125,7 @@ function sweep(dir: string, keep: ReadonlySet<string>, limits: SnapshotCacheLimi
     if (keep.has(name)) continue;
     try {
       const info = lstatSync(join(dir, name));
-      if (name.startsWith(SNAPSHOT_STAGING_PREFIX)) {
+      if (SNAPSHOT_STAGING_NAME.test(name)) {
         if (now - info.mtimeMs > limits.stagingMaxAgeMs) remove(join(dir, name));
       } else if (info.isDirectory() && /^[0-9a-f]{64}$/.test(name)) {
         homes.push({ name, mtimeMs: info.mtimeMs });
