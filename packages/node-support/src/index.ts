@@ -5,4 +5,12 @@
 export { rawCacheRoot } from "./cache-root.js";
 export { ensurePrivateDir, type UnsafeDirError } from "./private-dir.js";
 export { layOutResolutionMirror, MIRROR_ROOT, mirrorPath } from "./resolution-mirror.js";
-export { SNAPSHOT_SIZE_FILE, type SnapshotCacheLimits, sweepSnapshotCache } from "./sweep-snapshot-cache.js";
+export {
+  SNAPSHOT_CLEAN_MARKER,
+  SNAPSHOT_SIZE_FILE,
+  SNAPSHOT_STAGING_NAME,
+  SNAPSHOT_STAGING_PREFIX,
+  type SnapshotCacheLimits,
+  sweepSnapshotCache,
+} from "./sweep-snapshot-cache.js";
+export { FD_PATHS, openDirNoFollow, privateDirProblem, withVerifiedDir } from "./verified-dir.js";

@@ -115,8 +115,16 @@ describe("ensurePrivateDir", () => {
     expect(lstatSync(join(base, "link")).isSymbolicLink()).toBe(true);
     writeFileSync(join(base, "file"), "x");
     expect(() => ensurePrivateDir(join(base, "file"), unsafe)).toThrow(
-      expect.objectContaining({ code: "EEXIST" }),
+      expect.objectContaining({ code: "unsafe", message: `${join(base, "file")}: it is not a directory` }),
     );
+    symlinkSync(join(base, "nowhere"), join(base, "dangling"));
+    expect(() => ensurePrivateDir(join(base, "dangling"), unsafe)).toThrow(
+      expect.objectContaining({
+        code: "unsafe",
+        message: `${join(base, "dangling")}: it is a symbolic link`,
+      }),
+    );
+    expect(readdirSync(base).sort()).toEqual(["dangling", "file", "link", "real"]);
   });
 });
 

@@ -5,8 +5,10 @@ export {
   SQLITE_APPLICATION_ID,
   SQLITE_BUSY_TIMEOUT_MS,
   SQLITE_SCHEMA_VERSION,
+  STATE_FILE_MODE,
 } from "./limits.js";
 export { migrate, SQLITE_MIGRATIONS } from "./migrations.js";
+export { SQLITE_COMPANION_SUFFIXES } from "./state-file.js";
 export {
   openSqliteInteractionStore,
   type SqliteInteractionStore,

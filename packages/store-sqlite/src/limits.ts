@@ -12,3 +12,9 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /** Default period of the sweep that expires overdue requests and prunes old settled ones (milliseconds). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+
+/**
+ * The mode of the database file and of its `-journal`, `-wal` and `-shm` companions: owner read and write only (a
+ * host may keep secrets in the file, such as `raw serve`'s page token).
+ */
+export const STATE_FILE_MODE = 0o600;

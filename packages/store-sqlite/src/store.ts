@@ -14,10 +14,14 @@ import Database from "better-sqlite3";
 import { sqliteCode, storeError } from "./errors.js";
 import { DEFAULT_REPLAY_WINDOW_MS, DEFAULT_SWEEP_INTERVAL_MS, SQLITE_BUSY_TIMEOUT_MS } from "./limits.js";
 import { checkSchema, migrate } from "./migrations.js";
+import { openStateFile } from "./state-file.js";
 
 /** Options of `openSqliteInteractionStore`. */
 export interface SqliteInteractionStoreOptions {
-  /** The database file: one per host process (created when missing). */
+  /**
+   * The database file: one per host process (created when missing, mode 0600). A symbolic link to an existing file is
+   * followed to it; one to a file that does not exist yet is refused (`interaction_store_unsafe`).
+   */
   path: string;
   /** How long settled requests stay for idempotent replays before pruning (default 24 hours). */
   replayWindowMs?: number;
@@ -114,8 +118,10 @@ function guarded<A extends unknown[], R>(run: (...args: A) => R): (...args: A) =
  * open, pending requests recovered with their deadlines (those that passed while the host was down settle
  * `expired` at once), idempotent replays that survive a restart, and settled rows pruned after the replay window.
  * Throws `interaction_store_corrupt`, `interaction_store_foreign`, `interaction_store_schema_newer`,
- * `interaction_store_busy` (an `exclusive` store of another process holds the file) or
- * `interaction_store_unavailable`; it never falls back to memory by itself.
+ * `interaction_store_busy` (an `exclusive` store of another process holds the file),
+ * `interaction_store_unsafe` (a link to a file that does not exist yet, another user's file, a companion that is a
+ * link: nothing is created or changed) or `interaction_store_unavailable`; it never falls back to memory by itself.
+ * The file and its companions are mode 0600 (`STATE_FILE_MODE`) whatever the path points to (amendment A10).
  */
 export function openSqliteInteractionStore(options: SqliteInteractionStoreOptions): SqliteInteractionStore {
   if (typeof options?.path !== "string" || options.path === "") {
@@ -124,10 +130,13 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
   const now = options.now ?? Date.now;
   const monotonic = options.monotonic ?? (() => performance.now());
   const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
+  // The store opens the file itself first (A10): created 0600 without following a link, or refused.
+  const file = openStateFile(options.path);
   let db: Database.Database;
   try {
-    db = new Database(options.path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    db = new Database(file.path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   } catch (error) {
+    file.release(true);
     throw storeError(
       "interaction_store_unavailable",
       `cannot open the database file${sqliteCode(error) ? ` (${sqliteCode(error)})` : ""}`,
@@ -138,12 +147,17 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     if (options.exclusive === true) db.pragma("locking_mode = EXCLUSIVE");
     // A foreign or newer database is refused before anything writes to it (WAL mode rewrites the header).
     checkSchema(db);
+    // A Raw database (or an empty file): 0600 before SQLite creates a companion with the file's mode.
+    file.restrict();
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     migrate(db);
+    // The companions SQLite created (or an earlier run left) are 0600 too, or the store is refused.
+    file.restrict();
   } catch (error) {
     db.close();
+    file.release(true);
     throw translate(error);
   }
 
@@ -350,6 +364,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       watchers.clear();
       waits.clear();
       db.close();
+      file.release();
     },
   };
 
@@ -362,6 +377,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     store.prune();
   } catch (error) {
     db.close();
+    file.release();
     throw error;
   }
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;

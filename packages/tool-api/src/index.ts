@@ -95,9 +95,11 @@ export {
 } from "./rules.js";
 export { ToolRuleSchema, ToolRulesSchema } from "./rules-schema.js";
 export {
+  type CleanSnapshotCacheOptions,
   cleanSnapshotCache,
   defaultSnapshotCacheDir,
   rawCacheRoot,
+  SNAPSHOT_CLEAN_MARKER,
   type SnapshotCacheBounds,
 } from "./snapshot-cache.js";
 export type {

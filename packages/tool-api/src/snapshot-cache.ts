@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  SNAPSHOT_CLEAN_MARKER as CLEAN_MARKER,
   rawCacheRoot as cacheRoot,
   ensurePrivateDir as ensurePrivate,
   sweepSnapshotCache as sweep,
@@ -25,6 +26,9 @@ export function defaultSnapshotCacheDir(): string {
   return join(rawCacheRoot(), "tool-snapshots");
 }
 
+/** The file in a cache folder cleaned on an interval whose modification time records the last full clean. */
+export const SNAPSHOT_CLEAN_MARKER: string = CLEAN_MARKER;
+
 function unsafe(dir: string, reason: string): ContractError {
   return new ContractError(
     "snapshot_cache_unsafe",
@@ -33,8 +37,9 @@ function unsafe(dir: string, reason: string): ContractError {
 }
 
 /**
- * Creates `dir` with mode 0700 and checks that it is a private folder of this user (`@raw/node-support`). Returns
- * its real path. Throws `ContractError` `snapshot_cache_unsafe`.
+ * Creates `dir` with mode 0700 and checks that it is a private folder of this user (`@raw/node-support`): opened
+ * without following a link, a directory owned by this user that group and others cannot write in (read bits are
+ * removed). Returns its real path. Throws `ContractError` `snapshot_cache_unsafe`, and then changes nothing.
  */
 export function ensurePrivateDir(dir: string): string {
   return ensurePrivate(dir, unsafe);
@@ -70,14 +75,36 @@ export function sweepSnapshotCache(
   sweep(cacheDir, keep, { stagingMaxAgeMs: SNAPSHOT_STAGING_MAX_AGE_MS, ...bounds });
 }
 
+/** Options of `cleanSnapshotCache`. */
+export interface CleanSnapshotCacheOptions {
+  /**
+   * Clean at most this often: a clean runs only when the last one, recorded by the modification time of the
+   * `last-clean` file in the folder (`SNAPSHOT_CLEAN_MARKER`), is older than this, or the folder holds more entries
+   * than `maxEntries`; a clean that runs records itself (the marker is replaced, never written through a link).
+   */
+  readonly intervalMs?: number | undefined;
+}
+
 /**
  * Cleans a tool snapshot cache folder that loads were told not to sweep (`sweepCache: false`), once, to `bounds`
  * (each one defaults to the loader's own limit, `MAX_SNAPSHOT_CACHE_*`): the least recently used snapshots go
- * first, and staging folders a crashed loader left. For a tool that loads many folders into a cache of its own and
- * cleans it when it is done, as `raw validate` does. Never throws.
+ * first, and staging folders a crashed loader left; with `options.intervalMs`, at most that often. For a tool that
+ * loads many folders into a cache of its own and cleans it when it is done, as `raw validate` does. Only a folder
+ * verified as private is cleaned (opened without following a link, owned by this user, mode 0700, checked on the
+ * descriptor): a folder the loader refused (`snapshot_cache_unsafe`) is left exactly as it is (amendment A10), and no
+ * link inside is followed. Never throws.
  */
-export function cleanSnapshotCache(cacheDir: string, bounds: Partial<SnapshotCacheBounds> = {}): void {
-  sweepSnapshotCache(cacheDir, new Set(), { ...HOST_BOUNDS, ...definedBounds(bounds) });
+export function cleanSnapshotCache(
+  cacheDir: string,
+  bounds: Partial<SnapshotCacheBounds> = {},
+  options: CleanSnapshotCacheOptions = {},
+): void {
+  sweep(cacheDir, new Set(), {
+    stagingMaxAgeMs: SNAPSHOT_STAGING_MAX_AGE_MS,
+    ...HOST_BOUNDS,
+    ...definedBounds(bounds),
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+  });
 }
 
 function definedBounds(bounds: Partial<SnapshotCacheBounds>): Partial<SnapshotCacheBounds> {

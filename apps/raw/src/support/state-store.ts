@@ -1,13 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { type PanelHost, type PanelState, restorePanelStates, snapshotPanelHost } from "@raw/panel/host";
 import { isContractError } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { CliFailure } from "./io.js";
-
-/** The mode of a state file and its WAL companions: it holds `raw serve`'s token, so only its owner reads it. */
-export const STATE_FILE_MODE = 0o600;
 
 /** The reserved snapshot key under which `raw serve --state` keeps its address (never a real session id). */
 export const SERVE_ADDRESS_KEY = "raw-serve/address";
@@ -25,23 +21,13 @@ export interface ServeAddress {
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/u;
 
-/** Restricts the state file (and its `-wal`/`-shm` companions, when present) to its owner. */
-function restrict(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    try {
-      chmodSync(file, STATE_FILE_MODE);
-    } catch {
-      // A companion that does not exist yet is created by SQLite with the database file's mode.
-    }
-  }
-}
-
 /**
  * Opens the `--state <file>` interaction store (`@raw/store-sqlite`): requests live in that SQLite file and
  * survive a restart. `better-sqlite3` is an optional peer of the CLI, so a missing one is a coded failure that says
- * what to install; an unusable file is the store's own coded error, and nothing falls back to memory. A new file is
- * created with mode 0600 (an existing one is restricted to 0600 once it opened as a Raw database), since
- * `raw serve` keeps its token there. `exclusive` (`raw serve`) holds the file for this process alone: any other
+ * what to install; an unusable file is the store's own coded error, and nothing falls back to memory. The store
+ * creates a new file with mode 0600 without following a link, refuses a link to a file that does not exist yet and
+ * another user's file (`interaction_store_unsafe`), and keeps the file and its `-wal`/`-shm` companions 0600 (an
+ * existing file is restricted once it opened as a Raw database), since `raw serve` keeps its token there. `exclusive` (`raw serve`) holds the file for this process alone: any other
  * process that opens it meanwhile fails with `interaction_store_busy`, so no second host takes its questions.
  */
 export async function openStateStore(
@@ -59,28 +45,9 @@ export async function openStateStore(
     );
   }
   const file = resolve(cwd, path);
-  let created = false;
-  if (!existsSync(file)) {
-    try {
-      // An empty file is an empty SQLite database: created owner-only before SQLite writes a byte.
-      closeSync(openSync(file, "wx", STATE_FILE_MODE));
-      created = true;
-    } catch {
-      // The folder is missing or not writable: the store reports it with its own code.
-    }
-  }
   try {
-    const store = open({ path: file, ...(options.exclusive === true ? { exclusive: true } : {}) });
-    restrict(file);
-    return store;
+    return open({ path: file, ...(options.exclusive === true ? { exclusive: true } : {}) });
   } catch (error) {
-    if (created) {
-      try {
-        unlinkSync(file);
-      } catch {
-        // Nothing more to undo.
-      }
-    }
     if (!isContractError(error))
       throw new CliFailure("interaction_store_error", "cannot open the state file");
     throw new CliFailure(error.code, error.message.replace(`${error.code}: `, ""));

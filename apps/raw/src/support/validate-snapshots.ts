@@ -1,4 +1,3 @@
-import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_SNAPSHOT_CACHE_AGE_MS, type SnapshotCacheBounds } from "@raw/tool-api";
 
@@ -27,9 +26,6 @@ export const VALIDATE_SNAPSHOT_BOUNDS: SnapshotCacheBounds = {
  */
 export const VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS = 10 * 60 * 1000;
 
-/** The file whose modification time says when the folder was last cleaned fully (neither a copy nor staging). */
-const CLEANED_MARKER = "last-clean";
-
 /**
  * Where `raw validate` keeps the content-addressed copies its entries are imported from (`tool-api.md` §5.4,
  * amendment A8), as a host imports them: a folder of its own under Raw's private cache root, apart from the hosts'
@@ -57,21 +53,19 @@ export class ValidateSnapshots {
    * Cleans the folder to its bounds: fully when the last full clean is older than
    * `VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS` or there are more copies than the entry bound, else not at all (so that
    * validating one folder does not look at the thousand copies of an earlier run). A run that validated no tool
-   * folder outside the bundled ones leaves the folder as it was. Never fails.
+   * folder outside the bundled ones leaves the folder as it was. `cleanSnapshotCache` of `@raw/tool-api` checks the
+   * folder again on a descriptor and reads its `last-clean` marker there: a folder the loader refused
+   * (`snapshot_cache_unsafe`: a link, another user's folder, a folder others can write in) is never read, cleaned or
+   * written, and a marker that is a link is replaced, never written through (amendment A10). Never fails.
    */
   async clean(): Promise<void> {
     const folder = this.folder;
     if (folder === undefined) return;
     try {
-      const marker = join(folder, CLEANED_MARKER);
-      const cleaned = statSync(marker, { throwIfNoEntry: false })?.mtimeMs;
-      const recent = cleaned !== undefined && Date.now() - cleaned < VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS;
-      if (recent && readdirSync(folder).length <= VALIDATE_SNAPSHOT_BOUNDS.maxEntries) return;
       const { cleanSnapshotCache } = await import("@raw/tool-api");
-      cleanSnapshotCache(folder, VALIDATE_SNAPSHOT_BOUNDS);
-      writeFileSync(marker, "", { mode: 0o600 });
-      const now = new Date();
-      utimesSync(marker, now, now);
+      cleanSnapshotCache(folder, VALIDATE_SNAPSHOT_BOUNDS, {
+        intervalMs: VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS,
+      });
     } catch {
       // Cleaning never fails a validation; the next run cleans again.
     }
