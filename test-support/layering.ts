@@ -21,7 +21,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   "@raw/panel": ["@raw/schema"],
   "@raw/hook-protocol": ["@raw/schema", "@raw/predicate", "@raw/node-support"],
   "@raw/tool-api": ["@raw/schema", "@raw/predicate", "@raw/effects", "@raw/panel", "@raw/node-support"],
-  "@raw/host": ["@raw/schema", "@raw/effects", "@raw/tool-api"],
+  "@raw/host": ["@raw/schema", "@raw/effects", "@raw/panel", "@raw/hook-protocol", "@raw/tool-api"],
   "@raw/mcp": ["@raw/schema", "@raw/panel", "@raw/tool-api", "@raw/host"],
   "@raw/panel-web": ["@raw/panel"],
   "@raw/store-sqlite": ["@raw/schema", "@raw/panel"],

@@ -1,6 +1,6 @@
 /**
- * `@raw/host`: what every surface of Raw runs (amendment A10). The rules a session starts from and the one approval
- * view shown before any `ask` is answered.
+ * `@raw/host`: what every surface of Raw runs (amendment A10): the host session, the rules a session starts from
+ * and the one approval view shown before any `ask` is answered.
  */
 export {
   type ApprovalEffectLine,
@@ -19,3 +19,14 @@ export {
   type RuleSubject,
   sessionRules,
 } from "./default-rules.js";
+export {
+  type HostApprove,
+  type HostCall,
+  type HostDispatch,
+  type HostDispatchOptions,
+  type HostSession,
+  type HostSessionOptions,
+  type HostStepEvent,
+  type HostTool,
+  openHostSession,
+} from "./host-session.js";

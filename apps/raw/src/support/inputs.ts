@@ -1,6 +1,5 @@
 import { basename, resolve } from "node:path";
 import { type LoadedHook, validateHookFolder } from "@raw/hook-protocol";
-import { type RuleSubject, sessionRules } from "@raw/host";
 import { parseRules, type ToolRule } from "@raw/tool-api";
 import { hookFolder, realFolder } from "./bundled.js";
 import { displayPath, readJsonFile } from "./files.js";
@@ -22,12 +21,11 @@ export interface RulesInput {
 export const DEFAULT_RULES_LABEL = "(default rules)";
 
 /**
- * The rules a session runs (amendment A10, `sessionRules` of `@raw/host`): the defaults (`DEFAULT_RULES`, then an
- * `ask` per loaded tool with an effects schema), then the user's rules file, whose rules decide wherever they apply.
+ * The rules a session runs (amendment A10, `sessionRules` of `@raw/host`) as a rules input for traces: the
+ * session's defaults first (`DEFAULT_RULES`, then an `ask` per loaded tool with an effects schema), then the user's
+ * rules file, whose rules decide wherever they apply.
  */
-export function withDefaultRules(user: RulesInput | undefined, tools: readonly RuleSubject[]): RulesInput {
-  const combined = sessionRules(user?.raw as readonly unknown[] | undefined, tools);
-  const defaults = combined.rules.slice(0, combined.defaults);
+export function withDefaultRules(user: RulesInput | undefined, defaults: readonly unknown[]): RulesInput {
   const parsed = parseRules(defaults);
   if (!parsed.ok) throw new Error("the default rules are invalid");
   return {
@@ -38,6 +36,7 @@ export function withDefaultRules(user: RulesInput | undefined, tools: readonly R
     defaults,
   };
 }
+
 /** Reads and parses a rules file; a bad file yields its validation report (JSON syntax, `rule_invalid`, ...). */
 export async function loadRulesFile(
   path: string,
@@ -81,6 +80,8 @@ export function ruleAt(
       rule: defaults[index],
       location: `${DEFAULT_RULES_LABEL}:${index + 1}:1`,
       label: `default rule ${index}`,
+      index,
+      defaultRule: true,
     };
   }
   const own = index - defaults.length;

@@ -1,28 +1,16 @@
-import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
-import { type ApprovalView, describeApproval } from "@raw/host";
+import type { HookReceipt, LoadedHook } from "@raw/hook-protocol";
+import { type ApprovalView, openHostSession } from "@raw/host";
 import { type PanelDeclaration, renderPanelText, renderReceiptLine } from "@raw/panel";
-import {
-  type BoundInteractionContext,
-  bindInteractionContext,
-  createInteractionService,
-  createPanelHost,
-  type InteractionAdapter,
-  type InteractionContext,
-  type InteractionService,
-  type PanelFrame,
-  type PanelHost,
-  type PanelReceipt,
-  type PanelState,
-  type SyncInteractionStore,
+import type {
+  InteractionAdapter,
+  InteractionService,
+  PanelFrame,
+  PanelHost,
+  PanelReceipt,
+  PanelState,
+  SyncInteractionStore,
 } from "@raw/panel/host";
-import {
-  type ApprovalRequest,
-  createToolRegistry,
-  DEFAULT_MAX_OUTPUT_BYTES,
-  type LoadedTool,
-  type ToolRegistry,
-  type ToolResult,
-} from "@raw/tool-api";
+import type { ApprovalRequest, LoadedTool, ToolRegistry, ToolResult } from "@raw/tool-api";
 import { CallView, type TraceSettings, type TraceStep } from "./call-view.js";
 import { type RulesInput, withDefaultRules } from "./inputs.js";
 import { blockText, displayLine, indent } from "./present.js";
@@ -97,59 +85,36 @@ export interface Session {
 }
 
 /**
- * Opens a session over loaded tools: a real `createToolRegistry` with the rules, the hook dispatcher's own
- * `preToolUse`/`notify` as the ports, a panel host as the `panelSink` and `context.panels`, and an interaction
- * service bound to each call as `context.interactions`. The trace of a call is the registry's `onStep` events.
+ * Opens a session of the reference app over loaded tools: a host session of `@raw/host` (registry, rules with the
+ * A10 defaults, hooks, panels, interactions and approval, wired once there) whose step events build each call's
+ * trace.
  */
 export async function openSession(options: SessionOptions): Promise<Session> {
   const tools = options.tools;
-  const rules = withDefaultRules(
-    options.rules,
-    tools.map((tool) => ({
-      identity: tool.registration.identity ?? tool.registration.name,
-      effectsSchema: tool.registration.effectsSchema,
-    })),
-  );
   const approver = options.approver;
+  const hostSession = openHostSession({
+    cwd: options.cwd,
+    tools,
+    rules: options.rules?.rules,
+    hooks: options.hooks,
+    hookEnv: options.env,
+    approve: approver ? (request, view) => approver.approve(request, view) : undefined,
+    interactionAdapter: options.interactionAdapter,
+    interactive: options.interactive,
+    store: options.interactionStore,
+    onPanelFrame: options.onPanelFrame,
+    restorePanels: options.restorePanels,
+  });
+  const rules = withDefaultRules(options.rules, hostSession.rules.rules.slice(0, hostSession.rules.defaults));
   const internals: TraceSettings = {
     rules,
     approverLabel: approver?.label ?? "",
     onStep: options.onStep,
   };
-  let current: CallView | undefined;
-  const hooks =
-    options.hooks && options.hooks.length > 0
-      ? createHookDispatcher(options.hooks, {
-          tools: tools.map((tool) => tool.registration),
-          envelope: () => ({ cwd: options.cwd }),
-          onReceipt: (receipt) => current?.hookReceipt(receipt),
-          env: options.env,
-        })
-      : undefined;
-  const host = createPanelHost({
-    ...(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {}),
-    ...(options.restorePanels ? { restore: options.restorePanels } : {}),
-  });
-  const service = createInteractionService({
-    ...(options.interactionAdapter
-      ? { adapter: options.interactionAdapter }
-      : options.interactive
-        ? { interactive: true }
-        : {}),
-    ...(options.interactionStore ? { store: options.interactionStore } : {}),
-  });
-  const registry = createToolRegistry({
-    rules: rules.rules,
-    preToolUse: hooks?.preToolUse,
-    notify: hooks?.notify,
-    panelSink: host.sink,
-    approve: approver
-      ? (request) => approver.approve(request, describeApproval(request, { cwd: options.cwd }))
-      : undefined,
-  });
-  registry.register(tools.map((tool) => tool.registration));
+  const registry = hostSession.registry;
+  const host = hostSession.panels;
+  const service = hostSession.interactions;
   const byIdentity = new Map(tools.map((tool) => [tool.identity, tool.registration.name]));
-  let calls = 0;
 
   function panelText(receipt: PanelReceipt): string | null {
     const state =
@@ -168,42 +133,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     },
     async call(name, args, callOptions = {}) {
       const inspection = registry.inspectionDefinition(name);
-      const toolCallId = callOptions.toolCallId ?? `call-${++calls}`;
-      const source = callOptions.source ?? "model";
       const view = new CallView(name, internals);
-      current = view;
-      const panelCall = host.beginCall({
-        owner: inspection?.identity ?? name,
-        declarations: inspection?.panels ?? [],
-        toolCallId,
-        source,
-      });
-      const signal = callOptions.signal;
-      // Interactions are fitted to the output cap dispatch gives the handler (raised by a tool's `outputLimit`):
-      // the context is bound when the handler step starts, before the handler can ask.
-      let bound: BoundInteractionContext | undefined;
-      const interactions: InteractionContext = {
-        request(input) {
-          bound ??= bindInteractionContext(service, panelCall, {
-            maxOutputBytes: view.handlerBudget ?? DEFAULT_MAX_OUTPUT_BYTES,
-            ...(signal ? { signal } : {}),
-          });
-          return bound.request(input);
-        },
-      };
-      const result = await registry.dispatch(
-        { name, arguments: args, toolCallId, source },
+      const dispatched = await hostSession.dispatch(
+        { name, arguments: args, toolCallId: callOptions.toolCallId },
         {
-          cwd: options.cwd,
-          signal,
-          panels: panelCall.context,
-          interactions,
-          onStep: (event) => view.step(event),
-          onHandlerSettled: () => panelCall.closeContext(),
+          signal: callOptions.signal,
+          source: callOptions.source ?? "model",
+          onStep: (event) =>
+            event.type === "step" ? view.step(event.step) : view.hookReceipt(event.receipt),
         },
       );
-      bound?.cancelPending();
-      const settlement = panelCall.settle({ hasOtherContent: result.content.length > 0 });
+      const { result, toolCallId } = dispatched;
+      const settlement = dispatched.panels;
       const panels = settlement.receipts.map((receipt) => {
         const line = renderReceiptLine(receipt);
         const text = panelText(receipt);
@@ -228,7 +169,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         isError: result.isError,
         code: result.code ?? null,
       });
-      current = undefined;
       return {
         tool: name,
         identity: inspection?.identity ?? null,
@@ -243,7 +183,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       };
     },
     close() {
-      service.close();
+      void hostSession.close();
     },
   };
 }

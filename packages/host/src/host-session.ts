@@ -1,0 +1,265 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
+import {
+  type BoundInteractionContext,
+  bindInteractionContext,
+  createInteractionService,
+  createPanelHost,
+  type InteractionAdapter,
+  type InteractionContext,
+  type InteractionService,
+  type PanelFrame,
+  type PanelHost,
+  type PanelSettlement,
+  type PanelState,
+  type SyncInteractionStore,
+} from "@raw/panel/host";
+import {
+  type ApprovalRequest,
+  type CallSource,
+  createPolicy,
+  createToolRegistry,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  type DispatchStepEvent,
+  type PolicyExplanation,
+  type ToolDefinition,
+  type ToolRegistration,
+  type ToolRegistry,
+  type ToolResult,
+  type ToolRule,
+  type ToolRuleJson,
+} from "@raw/tool-api";
+import { type ApprovalView, describeApproval } from "./approval-view.js";
+import { sessionRules } from "./default-rules.js";
+
+/** A tool a session loads: a loaded tool folder (`loadToolFolders`) or a registration built in code. */
+export type HostTool = { readonly registration: ToolRegistration } | ToolRegistration;
+
+/** The approval callback of a host session: the request and the one approval view (A10) of it. */
+export type HostApprove = (request: ApprovalRequest, view: ApprovalView) => unknown;
+
+/** Options of `openHostSession`. */
+export interface HostSessionOptions {
+  /** The session's working folder (absolute): calls run there and the approval view marks paths outside it. */
+  readonly cwd: string;
+  /** The tools: loaded tool folders (`bundledToolFolders()` loaded with `loadToolFolders`) or registrations. */
+  readonly tools: readonly HostTool[];
+  /**
+   * The user's rules (parsed or JSON). The session runs `DEFAULT_RULES` and an `ask` per tool that declares an
+   * effects schema before them (A10, `sessionRules`), so a user rule that applies always decides.
+   */
+  readonly rules?: readonly (ToolRule | ToolRuleJson)[] | undefined;
+  /** Loaded hooks (`loadHookFolder`): their `PreToolUse` gate and notifications are wired as the registry's ports. */
+  readonly hooks?: readonly LoadedHook[] | undefined;
+  /** The environment of hook processes (default: this process's). */
+  readonly hookEnv?: NodeJS.ProcessEnv | undefined;
+  /** Decides an `ask`; without it a call that needs approval ends `approval_required`. */
+  readonly approve?: HostApprove | undefined;
+  /** Asks the user for interaction requests; without it (and without `interactive`) they fail `interaction_unavailable`. */
+  readonly interactionAdapter?: InteractionAdapter | undefined;
+  /** Answers arrive only through `session.interactions.submit` (a web page). */
+  readonly interactive?: boolean | undefined;
+  /** Where interaction requests live (SQLite: `@raw/store-sqlite`); default in memory. */
+  readonly store?: SyncInteractionStore | undefined;
+  /** Observes the panel host's live frames. */
+  readonly onPanelFrame?: ((frame: PanelFrame) => void) | undefined;
+  /** Committed sidebar panels to start from (a restart). */
+  readonly restorePanels?: readonly PanelState[] | undefined;
+  /** The default output budget of a call in bytes (default `DEFAULT_MAX_OUTPUT_BYTES`). */
+  readonly maxOutputBytes?: number | undefined;
+}
+
+/** One event of a session: a dispatch step (in the order of `tool-api.md` §7.2) or a hook receipt, by call. */
+export type HostStepEvent =
+  | { readonly type: "step"; readonly toolCallId: string; readonly step: DispatchStepEvent }
+  | { readonly type: "hook"; readonly toolCallId: string; readonly receipt: HookReceipt };
+
+/** A call handed to `HostSession.dispatch`. */
+export interface HostCall {
+  /** The model-facing tool name. */
+  readonly name: string;
+  readonly arguments: unknown;
+  /** Default: `call-<n>`, counted per session. */
+  readonly toolCallId?: string | undefined;
+}
+
+/** Options of one dispatch. */
+export interface HostDispatchOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** `"model"` (default) or `"user_action"` (a panel action). */
+  readonly source?: CallSource | undefined;
+  /** Observes this call's events (besides the session's subscribers). */
+  readonly onStep?: ((event: HostStepEvent) => void) | undefined;
+}
+
+/** What one dispatch did: the result, and what the panel host committed for it. */
+export interface HostDispatch {
+  readonly toolCallId: string;
+  /** The canonical identity, or `null` for a tool the session does not have. */
+  readonly identity: string | null;
+  readonly result: ToolResult;
+  /** The panel receipts and the lines a model reads (`panels.md` §7). */
+  readonly panels: PanelSettlement;
+  /** The hook receipts of this call, in order. */
+  readonly hooks: readonly HookReceipt[];
+}
+
+/** A host session (amendment A10): one composition of registry, rules, hooks, panels, interactions and approval. */
+export interface HostSession {
+  readonly cwd: string;
+  readonly registry: ToolRegistry;
+  /** The rules the session runs: the defaults, then the user's (`defaults` counts the former). */
+  readonly rules: { readonly rules: readonly (ToolRule | ToolRuleJson)[]; readonly defaults: number };
+  readonly panels: PanelHost;
+  readonly interactions: InteractionService;
+  /** Runs one call through the whole pipeline; never throws for a contract failure. */
+  dispatch(call: HostCall, options?: HostDispatchOptions): Promise<HostDispatch>;
+  /** What the model sees (`tool-api.md` §6.3). */
+  definitions(whitelist?: readonly string[]): ToolDefinition[];
+  /** Which rule decides a call of `identity` (`tool-api.md` §9.5), with the session's rules. */
+  explain(identity: string, args?: unknown, effects?: unknown): PolicyExplanation;
+  /** Adds an observer of every call's events; returns the function that removes it. */
+  subscribe(listener: (event: HostStepEvent) => void): () => void;
+  /** Ends pending interactions and the hooks' processes; later dispatches end `aborted`. */
+  close(): Promise<void>;
+}
+
+function registrationOf(tool: HostTool): ToolRegistration {
+  return "registration" in tool ? tool.registration : tool;
+}
+
+/**
+ * Opens a host session: a real registry with the session's rules (the A10 defaults before the user's), the hook
+ * dispatcher's gate and notifications as its ports, a panel host as its panel sink and each call's `context.panels`,
+ * an interaction service bound to each call as `context.interactions` (its budget the handler's own), and the
+ * approval callback given the one approval view. Every surface runs this, so none re-wires the packages.
+ */
+export function openHostSession(options: HostSessionOptions): HostSession {
+  const cwd = options.cwd;
+  const registrations = options.tools.map(registrationOf);
+  const rules = sessionRules(
+    options.rules,
+    registrations.map((r) => ({ identity: r.identity ?? r.name, effectsSchema: r.effectsSchema })),
+  );
+  const listeners = new Set<(event: HostStepEvent) => void>();
+  const current = new AsyncLocalStorage<{ toolCallId: string; emit: (event: HostStepEvent) => void }>();
+  const hooks =
+    options.hooks && options.hooks.length > 0
+      ? createHookDispatcher(options.hooks, {
+          tools: registrations,
+          envelope: () => ({ cwd }),
+          onReceipt: (receipt) => {
+            const call = current.getStore();
+            if (call) call.emit({ type: "hook", toolCallId: call.toolCallId, receipt });
+          },
+          env: options.hookEnv,
+        })
+      : undefined;
+  const panels = createPanelHost({
+    ...(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {}),
+    ...(options.restorePanels ? { restore: options.restorePanels } : {}),
+  });
+  const interactions = createInteractionService({
+    ...(options.interactionAdapter
+      ? { adapter: options.interactionAdapter }
+      : options.interactive
+        ? { interactive: true }
+        : {}),
+    ...(options.store ? { store: options.store } : {}),
+  });
+  const approve = options.approve;
+  const registry = createToolRegistry({
+    rules: rules.rules,
+    preToolUse: hooks?.preToolUse,
+    notify: hooks?.notify,
+    panelSink: panels.sink,
+    approve: approve ? (request) => approve(request, describeApproval(request, { cwd })) : undefined,
+    ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+  });
+  registry.register(registrations);
+  const policy = createPolicy(rules.rules);
+  const closing = new AbortController();
+  let calls = 0;
+
+  async function dispatch(call: HostCall, dispatchOptions: HostDispatchOptions = {}): Promise<HostDispatch> {
+    const toolCallId = call.toolCallId ?? `call-${++calls}`;
+    const source = dispatchOptions.source ?? "model";
+    const inspection = registry.inspectionDefinition(call.name);
+    const receipts: HookReceipt[] = [];
+    const emit = (event: HostStepEvent): void => {
+      if (event.type === "hook") receipts.push(event.receipt);
+      for (const observer of [dispatchOptions.onStep, ...listeners]) {
+        try {
+          observer?.(event);
+        } catch {
+          // Observers watch; they cannot change a dispatch.
+        }
+      }
+    };
+    const signal = dispatchOptions.signal
+      ? AbortSignal.any([dispatchOptions.signal, closing.signal])
+      : closing.signal;
+    const panelCall = panels.beginCall({
+      owner: inspection?.identity ?? call.name,
+      declarations: inspection?.panels ?? [],
+      toolCallId,
+      source,
+    });
+    // Interactions are fitted to the output cap dispatch gives the handler (raised by a tool's `outputLimit`): the
+    // context is bound when the handler asks, after the `handler` step said its budget (A10: one interaction path).
+    let budget = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    let bound: BoundInteractionContext | undefined;
+    const context: InteractionContext = {
+      request(input) {
+        bound ??= bindInteractionContext(interactions, panelCall, { maxOutputBytes: budget, signal });
+        return bound.request(input);
+      },
+    };
+    const result = await current.run({ toolCallId, emit }, () =>
+      registry.dispatch(
+        { name: call.name, arguments: call.arguments, toolCallId, source },
+        {
+          cwd,
+          signal,
+          panels: panelCall.context,
+          interactions: context,
+          onStep: (step) => {
+            if (step.step === "handler" && step.status === "started" && step.maxOutputBytes !== undefined) {
+              budget = step.maxOutputBytes;
+            }
+            emit({ type: "step", toolCallId, step });
+          },
+          onHandlerSettled: () => panelCall.closeContext(),
+        },
+      ),
+    );
+    bound?.cancelPending();
+    const settlement = panelCall.settle({ hasOtherContent: result.content.length > 0 });
+    return {
+      toolCallId,
+      identity: inspection?.identity ?? null,
+      result,
+      panels: settlement,
+      hooks: receipts,
+    };
+  }
+
+  return {
+    cwd,
+    registry,
+    rules,
+    panels,
+    interactions,
+    dispatch,
+    definitions: (whitelist) => registry.definitions(whitelist),
+    explain: (identity, args, effects) => policy.explain(identity, args, effects),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closing.abort();
+      interactions.close();
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadHookFolder } from "@raw/hook-protocol";
+import { describe, expect, it } from "vitest";
+import { type ApprovalView, type HostStepEvent, openHostSession } from "../src/index.js";
+
+const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+function writeTool(cwd: string) {
+  return {
+    name: "touch",
+    identity: "local/touch",
+    description: "Writes one line to a file at a path.",
+    inputSchema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["path"],
+      properties: { path: { type: "string" } },
+    },
+    effectsSchema: { type: "object" },
+    describeEffects: (args: { path: string }) => ({ files: [{ path: args.path, operation: "write" }] }),
+    handler: (args: { path: string }) => {
+      writeFileSync(join(cwd, "touched"), args.path);
+      return { isError: false, content: [{ type: "text" as const, text: "done" }] };
+    },
+  };
+}
+
+const echo = {
+  name: "echo",
+  identity: "local/echo",
+  description: "Says back what it is given.",
+  inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  handler: (args: { text?: string }) => ({
+    isError: false,
+    content: [{ type: "text" as const, text: args.text ?? "" }],
+  }),
+};
+
+function hookFolder(script: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "raw-host-hook-")), "gate");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "hook.json"),
+    JSON.stringify({
+      protocol_version: 2,
+      name: "gate",
+      events: [{ name: "PreToolUse" }],
+      command: "node",
+      args: ["./index.mjs"],
+      timeout_ms: 20_000,
+    }),
+  );
+  writeFileSync(join(dir, "index.mjs"), script);
+  return dir;
+}
+
+describe("openHostSession (A10 guarantees without code of the host's own)", () => {
+  it("asks before a tool that declares effects when there are no rules, with the escaped approval view", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const views: ApprovalView[] = [];
+    const session = openHostSession({
+      cwd,
+      tools: [writeTool(cwd), echo],
+      approve: (_request, view) => {
+        views.push(view);
+        return false;
+      },
+    });
+    const hostile = "../x\u202etxt.exe\u009b2J\u001b]0;t\u0007";
+    const denied = await session.dispatch({ name: "touch", arguments: { path: hostile } });
+    expect(denied.result.code).toBe("approval_denied");
+    expect(existsSync(join(cwd, "touched"))).toBe(false);
+    expect(views).toHaveLength(1);
+    const view = views[0] as ApprovalView;
+    expect(view.text).not.toMatch(FORBIDDEN);
+    expect(view.effects?.[0]?.outside).toBe(true);
+    expect(view.text).toContain("\\u202e");
+    // A tool without effects runs unasked; a user rule that allows runs the write unasked.
+    expect((await session.dispatch({ name: "echo", arguments: { text: "hi" } })).result.isError).toBe(false);
+    expect(views).toHaveLength(1);
+    const allowed = openHostSession({
+      cwd,
+      tools: [writeTool(cwd)],
+      rules: [{ match: "local/*", effect: "allow" }],
+    });
+    expect((await allowed.dispatch({ name: "touch", arguments: { path: "a" } })).result.isError).toBe(false);
+    expect(readFileSync(join(cwd, "touched"), "utf8")).toBe("a");
+    expect(allowed.explain("local/touch").ruleIndex).toBe(allowed.rules.defaults);
+    await session.close();
+    await allowed.close();
+  });
+
+  it("without an approval callback an ask ends approval_required, never an implicit yes", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const session = openHostSession({ cwd, tools: [writeTool(cwd)] });
+    const result = await session.dispatch({ name: "touch", arguments: { path: "a" } });
+    expect(result.result.code).toBe("approval_required");
+    expect(existsSync(join(cwd, "touched"))).toBe(false);
+    await session.close();
+  });
+
+  it("reports every dispatch step in order and each hook receipt with its call", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const dir = hookFolder(
+      'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ decision: "deny", reason: "no" })));',
+    );
+    const hook = await loadHookFolder(dir, { id: "local/gate" });
+    const session = openHostSession({ cwd, tools: [echo], hooks: [hook] });
+    const events: HostStepEvent[] = [];
+    const stop = session.subscribe((event) => events.push(event));
+    const result = await session.dispatch({ name: "echo", arguments: { text: "x" }, toolCallId: "c1" });
+    stop();
+    expect(result.result.code).toBe("hook_denied");
+    expect(result.hooks.map((receipt) => receipt.outcome)).toEqual(["denied"]);
+    const numbers = events.flatMap((event) => (event.type === "step" ? [event.step.number] : []));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(events.some((event) => event.type === "hook" && event.toolCallId === "c1")).toBe(true);
+    expect(events.every((event) => event.toolCallId === "c1")).toBe(true);
+    await session.close();
+  });
+
+  it("close() ends a call whose hook still runs, and leaves no hook process behind (A7)", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const pidFile = join(cwd, "hook.pid");
+    const dir = hookFolder(
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`,
+    );
+    const hook = await loadHookFolder(dir, { id: "local/gate" });
+    const session = openHostSession({ cwd, tools: [echo], hooks: [hook] });
+    const running = session.dispatch({ name: "echo", arguments: {} });
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8") === "")
+      await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await session.close();
+    const result = await running;
+    expect(result.result.isError).toBe(true);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+  });
+});
