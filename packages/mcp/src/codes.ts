@@ -14,15 +14,24 @@ export const MCP_CODES = Object.freeze({
   toolInvalid: "mcp_tool_invalid",
   /** The server listed the same tool name twice. */
   toolDuplicate: "mcp_tool_duplicate",
-  /** The server listed more than `MAX_MCP_TOOLS` tools. */
-  toolLimit: "mcp_tool_limit",
+  /**
+   * The server listed more than `MAX_MCP_TOOLS` tools or more than `MAX_MCP_TOOL_LIST_BYTES` of tool definitions
+   * (or more than `MAX_MCP_LIST_PAGES` pages): the later tools are dropped, and one warning names them.
+   */
+  toolsTruncated: "mcp_tools_truncated",
+  /** A tool's `inputSchema` is larger than `MAX_MCP_TOOL_SCHEMA_BYTES`: the tool is skipped. */
+  toolTooLarge: "mcp_tool_too_large",
+  /** A tool's description is longer than `MAX_MCP_TOOL_DESCRIPTION_BYTES`: it is shortened (the tool registers). */
+  descriptionTruncated: "mcp_tool_description_truncated",
+  /** A tool's `inputSchema` did not compile within `MCP_SCHEMA_COMPILE_BUDGET_MS`: the tool is skipped. */
+  schemaBudgetExceeded: "mcp_schema_budget_exceeded",
   /** The connection to the server is closed (crash, exit, or closed by the host). */
   connectionClosed: "mcp_connection_closed",
   /** The call passed its deadline; a cancellation was sent. */
   timeout: "mcp_timeout",
   /** A message from the server exceeded `MCP_MAX_MESSAGE_BYTES`. */
   messageTooLarge: "mcp_message_too_large",
-  /** The server answered with a JSON-RPC error. */
+  /** The server answered with a JSON-RPC error (whatever its `data` says: a server never picks a Raw code). */
   serverError: "mcp_server_error",
   /** The server's answer is not a valid `CallToolResult`. */
   invalidResult: "mcp_invalid_result",

@@ -1,3 +1,4 @@
+export { type CoalescedTask, coalesce } from "./coalesce.js";
 export { MCP_CODES, type McpCode } from "./codes.js";
 export { elicitationSchema, formOf } from "./form-elicitation.js";
 export {
@@ -10,12 +11,17 @@ export {
 export { isLoopbackHost, MCP_HTTP_MAX_BODY_BYTES, type McpHttpRefusalCode } from "./http-admission.js";
 export { MCP_HTTP_TOKEN_BYTES, MIN_MCP_HTTP_TOKEN_CHARS } from "./http-token.js";
 export {
+  MAX_MCP_DROPPED_REPORTED,
   MAX_MCP_LIST_PAGES,
+  MAX_MCP_TOOL_DESCRIPTION_BYTES,
+  MAX_MCP_TOOL_LIST_BYTES,
+  MAX_MCP_TOOL_SCHEMA_BYTES,
   MAX_MCP_TOOLS,
   MCP_CALL_TIMEOUT_MS,
   MCP_CLOSE_GRACE_MS,
   MCP_CONNECT_TIMEOUT_MS,
   MCP_MAX_MESSAGE_BYTES,
+  MCP_SCHEMA_COMPILE_BUDGET_MS,
   MCP_STDIO_MAX_BUFFER_BYTES,
 } from "./limits.js";
 export {

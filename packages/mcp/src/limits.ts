@@ -18,3 +18,25 @@ export const MAX_MCP_LIST_PAGES = 50;
 
 /** Largest unread input `ServerStdioTransport` buffers (bytes), as the SDK's `StdioServerTransport` (10 MiB). */
 export const MCP_STDIO_MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Most bytes of tool definitions taken from one server's `tools/list` (over every page, each tool as serialized JSON
+ * after its description is shortened): later tools are dropped and reported (`mcp_tools_truncated`).
+ */
+export const MAX_MCP_TOOL_LIST_BYTES = 8 * 1024 * 1024;
+
+/** Largest tool description kept (UTF-8 bytes); a longer one is shortened with a stated remainder. */
+export const MAX_MCP_TOOL_DESCRIPTION_BYTES = 64 * 1024;
+
+/** Largest `inputSchema` of one tool (serialized JSON, UTF-8 bytes); a tool with a larger one is skipped. */
+export const MAX_MCP_TOOL_SCHEMA_BYTES = 512 * 1024;
+
+/**
+ * How long one foreign `inputSchema` may take to compile (ms), measured off the event loop in a worker thread; a
+ * schema past it makes its tool unavailable (`mcp_schema_budget_exceeded`). What compiles within it is compiled
+ * again by the registry on the main thread, one tool at a time with the event loop free in between.
+ */
+export const MCP_SCHEMA_COMPILE_BUDGET_MS = 250;
+
+/** Most dropped tools listed by name in `McpMount.skipped` (the warning states how many were dropped in all). */
+export const MAX_MCP_DROPPED_REPORTED = 100;

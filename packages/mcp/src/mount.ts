@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -8,15 +10,25 @@ import {
   type ToolAnnotations,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { isContractError, thrownMessage } from "@raw/schema";
+import { escapeDisplayText, isContractError, thrownMessage } from "@raw/schema";
 import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry } from "@raw/tool-api";
 import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
+import { coalesce } from "./coalesce.js";
 import { MCP_CODES, mcpError } from "./codes.js";
-import { MAX_MCP_LIST_PAGES, MAX_MCP_TOOLS, MCP_CALL_TIMEOUT_MS, MCP_CONNECT_TIMEOUT_MS } from "./limits.js";
+import {
+  MAX_MCP_LIST_PAGES,
+  MAX_MCP_TOOL_LIST_BYTES,
+  MAX_MCP_TOOL_SCHEMA_BYTES,
+  MAX_MCP_TOOLS,
+  MCP_CALL_TIMEOUT_MS,
+  MCP_CONNECT_TIMEOUT_MS,
+} from "./limits.js";
 import { isValidMcpServerName, isValidMcpToolName, mcpIdentity, serverNameOf } from "./names.js";
-import { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
+import { ProcessTransport, type ProcessTransportOptions, transportFailureCode } from "./process-transport.js";
 import { mapMcpResult } from "./result-mapping.js";
+import { createSchemaBudgetChecker, type SchemaBudgetChecker } from "./schema-budget.js";
+import { type BoundedToolList, isOversizedTool, ToolListCollector } from "./tool-list-bounds.js";
 
 /** Where and how to reach one MCP server, and how its tools are named in the registry. */
 export interface MountMcpServerOptions {
@@ -121,15 +133,33 @@ function errorResult(code: string, message: string): HandlerResult {
   return { isError: true, code, content: [{ type: "text", text: `${code}: ${message}` }] };
 }
 
-/** The stable code of a failed request. */
-function classify(error: unknown, signal: AbortSignal | undefined): { code: string; message: string } {
+/** What Raw itself saw of a failed request: its connection closed, or its own deadline passed. */
+interface Observed {
+  readonly closed: boolean;
+  readonly timedOut: boolean;
+}
+
+const NOTHING_OBSERVED: Observed = { closed: false, timedOut: false };
+
+/**
+ * The stable code of a failed request, from what Raw observed: a server's JSON-RPC error is `mcp_server_error`
+ * whatever its `code` and `data` say (a peer never picks a Raw code: not `data.rawCode`, not the SDK's own
+ * connection-closed or timeout error codes); `mcp_connection_closed` and `mcp_timeout` only when the connection did
+ * close or the deadline did pass; the transport's own failures (oversized or malformed messages) carry their code.
+ */
+function classify(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  observed: Observed = NOTHING_OBSERVED,
+): { code: string; message: string } {
   if (signal?.aborted) return { code: "aborted", message: "tool call aborted" };
   if (error instanceof McpError) {
-    const raw = isRecord(error.data) ? error.data.rawCode : undefined;
-    if (typeof raw === "string") return { code: raw, message: error.message };
-    if (error.code === ErrorCode.ConnectionClosed)
+    const own = transportFailureCode(error.data);
+    if (own !== undefined) return { code: own, message: error.message };
+    if (error.code === ErrorCode.ConnectionClosed && observed.closed)
       return { code: MCP_CODES.connectionClosed, message: error.message };
-    if (error.code === ErrorCode.RequestTimeout) return { code: MCP_CODES.timeout, message: error.message };
+    if (error.code === ErrorCode.RequestTimeout && observed.timedOut)
+      return { code: MCP_CODES.timeout, message: error.message };
     return { code: MCP_CODES.serverError, message: error.message };
   }
   // A schema failure of the SDK's result parsing (a zod error: it carries `issues`).
@@ -139,6 +169,12 @@ function classify(error: unknown, signal: AbortSignal | undefined): { code: stri
   const code = isRecord(error) && typeof error.code === "string" ? error.code : undefined;
   if (code !== undefined && /^mcp_[a-z_]+$/.test(code)) return { code, message: thrownMessage(error) };
   return { code: MCP_CODES.serverError, message: thrownMessage(error) };
+}
+
+/** What Raw saw of a request on `conn` that started at `started` (`performance.now()`) with deadline `timeoutMs`. */
+function observedOf(conn: { closed: boolean }, started: number, timeoutMs: number): Observed {
+  // A timer never fires before its delay; 2 ms covers the rounding of millisecond clocks.
+  return { closed: conn.closed, timedOut: performance.now() - started >= timeoutMs - 2 };
 }
 
 interface Connection {
@@ -183,7 +219,7 @@ export async function mountMcpServer(
   let serverInfo: McpMount["serverInfo"];
   let mounted: McpMountedTool[] = [];
   let skipped: McpSkippedTool[] = [];
-  /** Registered tool name → the listed tool it was built from (JSON), to see what a refresh changed. */
+  /** Registered tool name → the listed tool it was built from (a digest of its JSON), to see what a refresh changed. */
   const registered = new Map<string, { tool: string; listed: string }>();
 
   const makeTransport = (): Transport => {
@@ -270,20 +306,30 @@ export async function mountMcpServer(
     return connection;
   };
 
-  const listTools = async (conn: Connection): Promise<unknown[]> => {
-    const tools: unknown[] = [];
+  /** Every page of `tools/list`, bounded while it is read (`ToolListCollector`). */
+  const listTools = async (conn: Connection): Promise<BoundedToolList> => {
+    const collector = new ToolListCollector();
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_MCP_LIST_PAGES; page++) {
-      const result = await conn.client.request(
-        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        ToolListPage,
-        { timeout: connectTimeoutMs },
-      );
-      tools.push(...result.tools);
+    let pages = 0;
+    do {
+      const started = performance.now();
+      let result: z.infer<typeof ToolListPage>;
+      try {
+        result = await conn.client.request(
+          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+          ToolListPage,
+          { timeout: connectTimeoutMs },
+        );
+      } catch (error) {
+        // Classified here, where the deadline and the connection's state are known.
+        const { code, message } = classify(error, undefined, observedOf(conn, started, connectTimeoutMs));
+        throw Object.assign(new Error(message), { code });
+      }
+      pages++;
+      collector.add(result.tools);
       cursor = result.nextCursor;
-      if (cursor === undefined || tools.length > MAX_MCP_TOOLS) break;
-    }
-    return tools;
+    } while (cursor !== undefined && !collector.full && pages < MAX_MCP_LIST_PAGES);
+    return collector.finish(cursor !== undefined);
   };
 
   const handlerFor =
@@ -296,6 +342,7 @@ export async function mountMcpServer(
         const issue = isContractError(error) ? error.issues[0] : undefined;
         return errorResult(issue?.code ?? MCP_CODES.connectionClosed, issue?.message ?? thrownMessage(error));
       }
+      const started = performance.now();
       try {
         const result = await conn.client.request(
           { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
@@ -313,95 +360,144 @@ export async function mountMcpServer(
         }
         return mapMcpResult(checked.result);
       } catch (error) {
-        const { code, message } = classify(error, context.signal);
+        const { code, message } = classify(error, context.signal, observedOf(conn, started, callTimeoutMs));
         return errorResult(code, message);
       }
     };
 
-  /** Registers what `listed` holds and unregisters what it no longer holds. */
-  const apply = (listed: unknown[]): void => {
+  /** The one `mcp_tools_truncated` warning of a listing that dropped tools (names shown escaped, A1). */
+  const reportDropped = (listing: BoundedToolList, nextSkipped: McpSkippedTool[]): void => {
+    if (listing.droppedCount === 0 && !listing.unread) return;
+    const names = listing.dropped.slice(0, 10).map((name) => escapeDisplayText(name, { maxBytes: 80 }));
+    const more = listing.droppedCount - names.length;
+    const what =
+      listing.droppedCount === 0
+        ? "later pages not read"
+        : `${listing.droppedCount} tools dropped: ${names.join(", ")}${more > 0 ? ` and ${more} more` : ""}${listing.unread ? "; later pages not read" : ""}`;
+    const message =
+      `MCP server ${server} lists more than ${MAX_MCP_TOOLS} tools, ${MAX_MCP_TOOL_LIST_BYTES} bytes of tool ` +
+      `definitions or ${MAX_MCP_LIST_PAGES} pages: ${what}`;
+    for (const tool of listing.dropped) nextSkipped.push({ tool, code: MCP_CODES.toolsTruncated, message });
+    warn({ code: MCP_CODES.toolsTruncated, message });
+  };
+
+  /**
+   * Registers what `listing` holds and unregisters what it no longer holds. A new or changed tool's schema is first
+   * compiled in a worker under `MCP_SCHEMA_COMPILE_BUDGET_MS`; the event loop turns between tools.
+   */
+  const apply = async (listing: BoundedToolList): Promise<void> => {
     const nextMounted: McpMountedTool[] = [];
     const nextSkipped: McpSkippedTool[] = [];
     const seen = new Set<string>();
     const keep = new Set<string>();
-    listed.forEach((entry, index) => {
-      const rawName = isRecord(entry) ? entry.name : undefined;
-      const label = typeof rawName === "string" ? rawName : `#${index}`;
-      const skip = (code: string, message: string, identity?: string): void => {
-        nextSkipped.push({ tool: label, identity, code, message });
-        warn({ code, tool: label, message: `${message}; skipped` });
-      };
-      if (index >= MAX_MCP_TOOLS) {
-        skip(MCP_CODES.toolLimit, `MCP server ${server} lists more than ${MAX_MCP_TOOLS} tools: ${label}`);
-        return;
-      }
-      if (!isRecord(entry) || typeof rawName !== "string" || !isValidMcpToolName(rawName)) {
-        skip(
-          MCP_CODES.toolInvalid,
-          `invalid tool in MCP server ${server}: ${JSON.stringify(label).slice(0, 200)}`,
-        );
-        return;
-      }
-      const identity = mcpIdentity(server, rawName);
-      if (seen.has(rawName)) {
-        skip(MCP_CODES.toolDuplicate, `duplicate tool in MCP server ${server}: ${identity}`, identity);
-        return;
-      }
-      seen.add(rawName);
-      if (!isRecord(entry.inputSchema)) {
-        skip(MCP_CODES.toolInvalid, `tool ${identity} has no inputSchema object`, identity);
-        return;
-      }
-      let name: string;
-      try {
-        name = naming(rawName, server);
-      } catch (error) {
-        skip(MCP_CODES.invalidOptions, `toolName failed for ${identity}: ${thrownMessage(error)}`, identity);
-        return;
-      }
-      const description =
-        typeof entry.description === "string"
-          ? entry.description
-          : typeof entry.title === "string"
-            ? entry.title
-            : "";
-      const listedJson = JSON.stringify([name, description, entry.inputSchema]);
-      const before = registered.get(name);
-      const annotations = isRecord(entry.annotations) ? (entry.annotations as ToolAnnotations) : undefined;
-      const title = typeof entry.title === "string" ? entry.title : undefined;
-      if (before !== undefined && before.tool === rawName && before.listed === listedJson) {
+    let checker: SchemaBudgetChecker | undefined;
+    for (const warning of listing.warnings) warn(warning);
+    try {
+      for (let index = 0; index < listing.tools.length; index++) {
+        if (closing) return;
+        const entry = listing.tools[index];
+        const rawName = isRecord(entry) ? entry.name : undefined;
+        const label = typeof rawName === "string" ? rawName : `#${index}`;
+        const skip = (code: string, message: string, identity?: string): void => {
+          nextSkipped.push({ tool: label, identity, code, message });
+          warn({ code, tool: label, message: `${message}; skipped` });
+        };
+        if (!isRecord(entry) || typeof rawName !== "string" || !isValidMcpToolName(rawName)) {
+          skip(
+            MCP_CODES.toolInvalid,
+            `invalid tool in MCP server ${server}: ${JSON.stringify(label).slice(0, 200)}`,
+          );
+          continue;
+        }
+        const identity = mcpIdentity(server, rawName);
+        if (seen.has(rawName)) {
+          skip(MCP_CODES.toolDuplicate, `duplicate tool in MCP server ${server}: ${identity}`, identity);
+          continue;
+        }
+        seen.add(rawName);
+        if (isOversizedTool(entry)) {
+          skip(
+            MCP_CODES.toolTooLarge,
+            `tool ${identity} has an inputSchema of ${entry.bytes} bytes, more than ${MAX_MCP_TOOL_SCHEMA_BYTES}`,
+            identity,
+          );
+          continue;
+        }
+        if (!isRecord(entry.inputSchema)) {
+          skip(MCP_CODES.toolInvalid, `tool ${identity} has no inputSchema object`, identity);
+          continue;
+        }
+        let name: string;
+        try {
+          name = naming(rawName, server);
+        } catch (error) {
+          skip(
+            MCP_CODES.invalidOptions,
+            `toolName failed for ${identity}: ${thrownMessage(error)}`,
+            identity,
+          );
+          continue;
+        }
+        const description =
+          typeof entry.description === "string"
+            ? entry.description
+            : typeof entry.title === "string"
+              ? entry.title
+              : "";
+        const listedDigest = createHash("sha256")
+          .update(JSON.stringify([name, description, entry.inputSchema]))
+          .digest("base64");
+        const before = registered.get(name);
+        const annotations = isRecord(entry.annotations) ? (entry.annotations as ToolAnnotations) : undefined;
+        const title = typeof entry.title === "string" ? entry.title : undefined;
+        if (before !== undefined && before.tool === rawName && before.listed === listedDigest) {
+          keep.add(name);
+          nextMounted.push({ name, identity, tool: rawName, annotations, title });
+          continue;
+        }
+        checker ??= createSchemaBudgetChecker();
+        const checked = await checker.check(entry.inputSchema, `arguments of ${name}`);
+        if (closing) return;
+        if (!checked.ok) {
+          skip(checked.code, `tool ${identity} cannot be registered: ${checked.message}`, identity);
+          continue;
+        }
+        const previous = registered.get(name);
+        if (previous !== undefined) {
+          registry.unregister(name);
+          registered.delete(name);
+        }
+        const registration: ToolRegistration = {
+          name,
+          identity,
+          description,
+          inputSchema: entry.inputSchema,
+          handler: handlerFor(rawName),
+          implicitPanels: true,
+          schemaProfile: "foreign",
+        };
+        try {
+          registry.register(registration);
+        } catch (error) {
+          const issue = isContractError(error) ? error.issues[0] : undefined;
+          skip(
+            issue?.code ?? "registration_invalid",
+            `tool ${identity} cannot be registered: ${issue?.message ?? thrownMessage(error)}`,
+            identity,
+          );
+          continue;
+        }
+        registered.set(name, { tool: rawName, listed: listedDigest });
         keep.add(name);
         nextMounted.push({ name, identity, tool: rawName, annotations, title });
-        return;
+        // A compile just ran on this thread: let pings and calls through before the next one.
+        await nextTurn();
       }
-      if (before !== undefined) {
-        registry.unregister(name);
-        registered.delete(name);
-      }
-      const registration: ToolRegistration = {
-        name,
-        identity,
-        description,
-        inputSchema: entry.inputSchema,
-        handler: handlerFor(rawName),
-        implicitPanels: true,
-        schemaProfile: "foreign",
-      };
-      try {
-        registry.register(registration);
-      } catch (error) {
-        const issue = isContractError(error) ? error.issues[0] : undefined;
-        skip(
-          issue?.code ?? "registration_invalid",
-          `tool ${identity} cannot be registered: ${issue?.message ?? thrownMessage(error)}`,
-          identity,
-        );
-        return;
-      }
-      registered.set(name, { tool: rawName, listed: listedJson });
-      keep.add(name);
-      nextMounted.push({ name, identity, tool: rawName, annotations, title });
-    });
+    } finally {
+      await checker?.close();
+    }
+    if (closing) return;
+    reportDropped(listing, nextSkipped);
     for (const name of [...registered.keys()]) {
       if (!keep.has(name)) {
         registry.unregister(name);
@@ -412,7 +508,23 @@ export async function mountMcpServer(
     skipped = nextSkipped;
   };
 
-  let refreshing: Promise<void> = Promise.resolve();
+  /** One re-list at a time and at most one queued, however many `tools/list_changed` the server sends. */
+  const relist = coalesce(async () => {
+    if (closing) return;
+    try {
+      await apply(await listTools(await live()));
+    } catch (error) {
+      const { code, message } = classify(error, undefined);
+      warn({ code, message: `MCP server ${server}: tools/list failed: ${message}` });
+      return;
+    }
+    if (closing) return;
+    try {
+      options.onToolsChanged?.(mount);
+    } catch {
+      // Observers never break the mount.
+    }
+  });
   let mountRef: McpMount | undefined;
   const mount: McpMount = {
     get server() {
@@ -432,22 +544,7 @@ export async function mountMcpServer(
       return transport instanceof ProcessTransport ? transport.pid : undefined;
     },
     refresh(): Promise<void> {
-      refreshing = refreshing.then(async () => {
-        if (closing) return;
-        try {
-          apply(await listTools(await live()));
-        } catch (error) {
-          const { code, message } = classify(error, undefined);
-          warn({ code, message: `MCP server ${server}: tools/list failed: ${message}` });
-          return;
-        }
-        try {
-          options.onToolsChanged?.(mount);
-        } catch {
-          // Observers never break the mount.
-        }
-      });
-      return refreshing;
+      return relist();
     },
     async close(): Promise<void> {
       if (closing) return;
@@ -467,7 +564,7 @@ export async function mountMcpServer(
   mountRef = mount;
   connection = await connect();
   if (options.name === undefined) server = serverNameOf(serverInfo?.name);
-  let listed: unknown[];
+  let listed: BoundedToolList;
   try {
     listed = await listTools(connection);
   } catch (error) {
@@ -478,6 +575,6 @@ export async function mountMcpServer(
       `MCP server ${server}: tools/list failed: ${message}`,
     );
   }
-  apply(listed);
+  await apply(listed);
   return mount;
 }

@@ -27,6 +27,19 @@ export interface ProcessTransportOptions {
 }
 
 const NEWLINE = 0x0a;
+
+/**
+ * The `data` objects of the errors this transport made itself (an oversized or malformed message): only these carry
+ * a Raw code to the mount. A server's own error `data` is parsed JSON, never one of these objects.
+ */
+const ownFailures = new WeakSet<object>();
+
+/** The Raw code of a JSON-RPC error this transport made itself (`data` of its error), else undefined. */
+export function transportFailureCode(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null || !ownFailures.has(data)) return undefined;
+  const code = (data as { rawCode?: unknown }).rawCode;
+  return typeof code === "string" ? code : undefined;
+}
 /** Bytes kept from each end of an oversized or malformed line, to find its request id. */
 const EDGE_BYTES = 512;
 const ID_PATTERN = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/;
@@ -183,10 +196,12 @@ export class ProcessTransport implements Transport {
   #fail(id: string | number | undefined, code: string, message: string): void {
     this.onerror?.(Object.assign(new Error(`${code}: ${message}`), { code }));
     if (id === undefined) return;
+    const data = { rawCode: code };
+    ownFailures.add(data);
     const response: JSONRPCMessage = {
       jsonrpc: "2.0",
       id,
-      error: { code: -32603, message: `${code}: ${message}`, data: { rawCode: code } },
+      error: { code: -32603, message: `${code}: ${message}`, data },
     };
     this.onmessage?.(response);
   }

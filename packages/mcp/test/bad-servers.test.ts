@@ -220,10 +220,15 @@ describe("bad servers: the registry stays usable, calls end with codes within th
     const m = await mountFake(registry, "list-changed", { onToolsChanged: () => changes++ });
     expect(registry.definitions().map((d) => d.name)).toEqual(["ok", "bad"]);
     await call(registry, "bad");
-    await expect.poll(() => registry.definitions().map((d) => d.name)).toEqual(["ok", "bad", "added"]);
+    // A new tool's schema is first compiled in a worker (a thread started for the listing): allow for its start.
+    await expect
+      .poll(() => registry.definitions().map((d) => d.name), { timeout: 10_000 })
+      .toEqual(["ok", "bad", "added"]);
     expect((await call(registry, "added")).content).toEqual([{ type: "text", text: "added tool" }]);
     await call(registry, "bad");
-    await expect.poll(() => registry.definitions().map((d) => d.name)).toEqual(["ok", "bad"]);
+    await expect
+      .poll(() => registry.definitions().map((d) => d.name), { timeout: 10_000 })
+      .toEqual(["ok", "bad"]);
     expect(changes).toBe(2);
     expect(m.tools.map((t) => t.name)).toEqual(["ok", "bad"]);
   });

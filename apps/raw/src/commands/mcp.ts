@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
 import { sessionRules } from "@raw/host";
 import {
+  coalesce,
   createMcpServer,
   listenMcpHttp,
   MCP_CODES,
@@ -122,11 +123,12 @@ async function mountCommand(
       onWarning: (warning) =>
         process.stderr.write(`raw mcp: ${displayLine(warning.code)}: ${displayLine(warning.message)}\n`),
       ...(onChange === undefined ? {} : { onToolsChanged: onChange }),
+      // The trace is a log of server text: one JSON line per message, C1 and bidi characters as \u escapes (A1).
       ...(trace === undefined
         ? {}
         : {
             observe: (direction: "send" | "receive", message: unknown) =>
-              appendFileSync(trace, `${JSON.stringify({ direction, message })}\n`),
+              appendFileSync(trace, `${stringifyForDisplay({ direction, message })}\n`),
           }),
     });
   } catch (error) {
@@ -143,8 +145,9 @@ async function tools(args: ParsedCommand, io: CliIo): Promise<number> {
   const mount = await mountCommand(command, registry, stringOption(args, "name"), cwdOf(io));
   try {
     if (format === "json") {
+      // One well-formed JSON document; server text (annotations, skipped names, messages) escaped as \uXXXX (A1).
       io.stdout.write(
-        `${JSON.stringify({
+        `${stringifyForDisplay({
           server: mount.server,
           tools: mount.tools.map((t) => ({
             name: t.tool,
@@ -199,6 +202,8 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
         }),
   });
   let server: RawMcpServer | undefined;
+  // Notices to the client are coalesced like the re-lists: one in flight, one queued.
+  const noticeToolsChanged = coalesce(() => server?.notifyToolsChanged());
   const mount = await mountCommand(
     command,
     registry,
@@ -217,7 +222,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
           `raw mcp: ${isContractError(error) ? error.code : "hook_error"}: hook view kept\n`,
         );
       }
-      void server?.notifyToolsChanged();
+      void noticeToolsChanged();
     },
     trace,
   );
