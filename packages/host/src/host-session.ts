@@ -15,6 +15,7 @@ import {
   type SyncInteractionStore,
 } from "@raw/panel/host";
 import {
+  type AnyToolRegistration,
   type ApprovalRequest,
   type CallSource,
   createPolicy,
@@ -23,7 +24,6 @@ import {
   type DispatchStepEvent,
   type PolicyExplanation,
   type ToolDefinition,
-  type ToolRegistration,
   type ToolRegistry,
   type ToolResult,
   type ToolRule,
@@ -33,7 +33,7 @@ import { type ApprovalView, describeApproval } from "./approval-view.js";
 import { sessionRules } from "./default-rules.js";
 
 /** A tool a session loads: a loaded tool folder (`loadToolFolders`) or a registration built in code. */
-export type HostTool = { readonly registration: ToolRegistration } | ToolRegistration;
+export type HostTool = { readonly registration: AnyToolRegistration } | AnyToolRegistration;
 
 /** The approval callback of a host session: the request and the one approval view (A10) of it. */
 export type HostApprove = (request: ApprovalRequest, view: ApprovalView) => unknown;
@@ -124,7 +124,7 @@ export interface HostSession {
   close(): Promise<void>;
 }
 
-function registrationOf(tool: HostTool): ToolRegistration {
+function registrationOf(tool: HostTool): AnyToolRegistration {
   return "registration" in tool ? tool.registration : tool;
 }
 
