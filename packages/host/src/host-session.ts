@@ -258,8 +258,9 @@ export function openHostSession(options: HostSessionOptions): HostSession {
       return () => listeners.delete(listener);
     },
     async close() {
-      closing.abort();
+      // The service first: a question still waiting is kept as interrupted (panels.md §13.5), not cancelled.
       interactions.close();
+      closing.abort();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
-import { sessionRules } from "@raw/host";
+import { openHostSession, sessionRules } from "@raw/host";
 import {
   coalesce,
   createMcpServer,
@@ -254,22 +254,16 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const here = cwdOf(io);
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
-  const rules = rulesOf(workspace);
-  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
-  const registrations = workspace.tools.map((tool) => tool.registration);
-  const dispatcher =
-    hooks.length > 0
-      ? createHookDispatcher(hooks, { tools: registrations, envelope: () => ({ cwd }) })
-      : undefined;
-  const panels = createPanelHost();
-  const registry = createToolRegistry({
-    rules,
-    preToolUse: dispatcher?.preToolUse,
-    notify: dispatcher?.notify,
-    panelSink: panels.sink,
+  // One host session (A10): the default rules before --rules, hooks, panels, approval wired once, in @raw/host.
+  const session = openHostSession({
+    cwd,
+    tools: workspace.tools,
+    rules: workspace.rules?.rules,
+    hooks: workspace.hooks,
   });
-  registry.register(registrations);
+  const registry = session.registry;
+  const panels = session.panels;
   const server = createMcpServer(registry, { cwd, name: "raw", panels });
   const http = stringOption(args, "http");
   if (http === undefined) {
@@ -277,6 +271,7 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
     await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
+    await session.close();
     return EXIT_OK;
   }
   const match = /^(.*):(\d{1,5})$/.exec(http);
@@ -310,6 +305,7 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   await untilStopped(false);
   await listener.close();
   await server.close();
+  await session.close();
   return EXIT_OK;
 }
 
