@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 
-/** Debian's Chromium (installed by `.ci/run` when missing); `RAW_CHROMIUM` overrides the path. */
+/** Debian's Chromium (`npm test` installs it first when missing: scripts/ensure-system-deps.mjs); `RAW_CHROMIUM` overrides the path. */
 export const CHROMIUM = process.env.RAW_CHROMIUM ?? "/usr/bin/chromium";
 
 /** Where the browser tests of a package write their screenshots: `<package>/test-output/`. */

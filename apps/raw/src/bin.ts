@@ -1,9 +1,11 @@
 import { fileURLToPath } from "node:url";
 
 const argv = process.argv.slice(2);
+const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
 // `raw validate` imports tool entries in a child process: start it first, before this process loads the command, so
-// that both boot at the same time (the child script sits next to this file in dist/).
-if (argv[0] === "validate" && argv.length > 1) {
+// that both boot at the same time (the child script sits next to this file in dist/). Not for `--help`; and until
+// the command takes it, the child does not keep this process alive (a usage error exits at once and kills it).
+if (argv[0] === "validate" && argv.length > 1 && !options.includes("--help") && !options.includes("-h")) {
   const { prestartValidateChild } = await import("./support/validate-prestart.js");
   prestartValidateChild(fileURLToPath(new URL("validate-child.cjs", import.meta.url)), process.cwd());
   // A validation run is short: V8's optimizing compiler (TurboFan) never pays for itself in it, and its code and

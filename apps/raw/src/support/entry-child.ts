@@ -5,9 +5,10 @@ import type { Issue } from "@raw/schema";
 import type { EntryImporter, ToolSourceLocation } from "@raw/tool-api";
 import { cliRoot } from "./paths.js";
 import {
-  leftoverPrestartedChild,
+  killValidateChild,
   type SpawnedValidateChild,
   spawnValidateChild,
+  stopPrestartedChild,
   takePrestartedChild,
 } from "./validate-prestart.js";
 
@@ -141,15 +142,7 @@ function track(spawned: SpawnedValidateChild, dedicated = false): Child {
 function retire(child: Child): void {
   if (child.retired && child.process.killed) return;
   child.retired = true;
-  const pid = child.process.pid;
-  if (pid !== undefined) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-  child.process.kill("SIGKILL");
+  killValidateChild(child.process);
   child.process.stdout?.destroy();
   child.process.stderr?.destroy();
   if (child.process.connected) child.process.disconnect();
@@ -539,7 +532,6 @@ export class EntryImportPool {
   close(): void {
     for (const child of this.all) retire(child);
     this.all.clear();
-    const left = leftoverPrestartedChild();
-    if (left !== undefined) retire(track(left));
+    stopPrestartedChild();
   }
 }

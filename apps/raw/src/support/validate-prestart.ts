@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { Socket } from "node:net";
 
 /** A child process of `raw validate` as spawned, with what happened to it before anyone listened. */
 export interface SpawnedValidateChild {
@@ -32,24 +33,67 @@ export function spawnValidateChild(script: string, cwd: string): SpawnedValidate
 let early: { cwd: string; child: SpawnedValidateChild } | undefined;
 
 /**
- * Starts the child process of `raw validate` before the command's modules load (called by the binary when its first
- * argument is `validate`); `script` is the child script next to the binary. The first pool of the process with the
- * same `cwd` takes it (`takePrestartedChild`).
+ * Lets `child` keep this process's event loop alive, or not (`hold`): the process handle, its pipes and its IPC
+ * channel. A pre-started child nobody took yet holds nothing, so that a run that ends before it needs the child
+ * (`--help`, a usage error) exits at once.
  */
-export function prestartValidateChild(script: string, cwd: string): void {
-  early ??= { cwd, child: spawnValidateChild(script, cwd) };
+function holdLoop(child: ChildProcess, hold: boolean): void {
+  // The pipes are sockets (`stdio: "pipe"`), typed as plain readables.
+  const pipes = [child.stdout, child.stderr] as unknown as Array<Socket | null>;
+  for (const handle of [child, ...pipes, child.channel]) {
+    if (handle === null || handle === undefined) continue;
+    if (hold) handle.ref();
+    else handle.unref();
+  }
 }
 
-/** The child started by `prestartValidateChild` for `cwd`, once; undefined when there is none (or another cwd). */
+/** Kills a spawned child's whole process group (it is a session leader) and the child, without waiting. */
+export function killValidateChild(child: ChildProcess): void {
+  if (child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  child.kill("SIGKILL");
+}
+
+/**
+ * Starts the child process of `raw validate` before the command's modules load (called by the binary when its first
+ * argument is `validate`); `script` is the child script next to the binary. The first pool of the process with the
+ * same `cwd` takes it (`takePrestartedChild`). Until then it does not keep the process alive, and it is killed when
+ * the process exits without having taken it (a usage error, `--help`, a run that imported no entry).
+ */
+export function prestartValidateChild(script: string, cwd: string): void {
+  if (early !== undefined) return;
+  early = { cwd, child: spawnValidateChild(script, cwd) };
+  holdLoop(early.child.process, false);
+  process.once("exit", stopPrestartedChild);
+}
+
+/**
+ * The child started by `prestartValidateChild` for `cwd`, once; undefined when there is none (or another cwd). The
+ * taker holds the process's event loop again, like a child it started itself, and must kill it when done.
+ */
 export function takePrestartedChild(cwd: string): SpawnedValidateChild | undefined {
   const taken = early?.cwd === cwd ? early.child : undefined;
-  if (taken !== undefined) early = undefined;
+  if (taken !== undefined) {
+    early = undefined;
+    process.removeListener("exit", stopPrestartedChild);
+    holdLoop(taken.process, true);
+  }
   return taken;
 }
 
-/** The started child nobody took (the run imported no entry), to be killed. */
-export function leftoverPrestartedChild(): SpawnedValidateChild | undefined {
+/** Kills the started child nobody took (the run imported no entry, or ended before it needed one). */
+export function stopPrestartedChild(): void {
   const left = early?.child;
   early = undefined;
-  return left;
+  process.removeListener("exit", stopPrestartedChild);
+  if (left === undefined) return;
+  killValidateChild(left.process);
+  left.process.stdout?.destroy();
+  left.process.stderr?.destroy();
+  if (left.process.connected) left.process.disconnect();
 }
