@@ -14,8 +14,8 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { prepareForm, validateFormAnswers } from "@raw/panel";
 import type { PanelHost } from "@raw/panel/host";
+import { prepareForm, validateFormAnswers } from "@raw/panel/host";
 import { ContractError } from "@raw/schema";
 import type {
   ApprovalCallback,

@@ -8,7 +8,7 @@ import {
   type InteractionRecord,
   type InteractionRequestInput,
   type InteractionStore,
-} from "../src/index.js";
+} from "../src/host-entry.js";
 import type { PanelDeclaration } from "../src/types.js";
 import { FakeClock } from "./fake-clock.js";
 

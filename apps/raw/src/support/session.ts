@@ -1,5 +1,5 @@
 import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
-import { type PanelDeclaration, renderPanelText, renderReceiptLine } from "@raw/panel";
+import { type PanelDeclaration, renderPanelText } from "@raw/panel";
 import {
   type BoundInteractionContext,
   bindInteractionContext,
@@ -12,6 +12,7 @@ import {
   type PanelHost,
   type PanelReceipt,
   type PanelState,
+  renderReceiptLine,
   type SyncInteractionStore,
 } from "@raw/panel/host";
 import {
