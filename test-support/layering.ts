@@ -154,3 +154,100 @@ export function repositoryPackages(root: string): PackageImports[] {
   }
   return packages;
 }
+
+/** One import cycle between source files of one package: the files in import order, the first repeated last. */
+export interface ImportCycle {
+  readonly package: string;
+  /** Paths relative to the package folder; `files[0]` imports `files[1]` ... and the last imports `files[0]`. */
+  readonly files: readonly string[];
+}
+
+/**
+ * The source file a relative specifier of `from` names among `paths` (`./x.js` → `x.ts`, `./x` → `x.ts` or
+ * `x/index.ts`), or undefined when it names none of them.
+ */
+function resolveRelative(from: string, specifier: string, paths: ReadonlySet<string>): string | undefined {
+  const base = join(from, "..", specifier).split(sep).join("/");
+  const stem = base.replace(/\.(c|m)?jsx?$/, "");
+  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.cts`, `${base}/index.ts`];
+  return candidates.find((candidate) => paths.has(candidate));
+}
+
+/**
+ * The import cycles between the source files of one package: every strongly connected set of files that import
+ * each other (type-only imports included, through `import`, `export ... from`, `import()` and `require()`, read
+ * with the same scanner as `checkPackageImports`), each given as one cycle through its files. Sorted; empty when the
+ * files' imports form a tree (a DAG).
+ */
+export function importCycles(pkg: PackageImports): ImportCycle[] {
+  const paths = new Set(pkg.files.map((file) => file.path));
+  const edges = new Map<string, string[]>();
+  for (const file of pkg.files) {
+    const targets = new Set<string>();
+    for (const specifier of importSpecifiers(file.text)) {
+      if (!specifier.startsWith(".")) continue;
+      const target = resolveRelative(file.path, specifier, paths);
+      if (target !== undefined) targets.add(target);
+    }
+    edges.set(file.path, [...targets].sort());
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop() as string;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      const selfImport = component.length === 1 && (edges.get(node) ?? []).includes(node);
+      if (component.length > 1 || selfImport) components.push(component);
+    }
+  };
+  for (const path of [...paths].sort()) if (!index.has(path)) visit(path);
+  return components
+    .map((component) => ({ package: pkg.name, files: cycleThrough(component, edges) }))
+    .sort((a, b) => (a.files[0] as string).localeCompare(b.files[0] as string, "en"));
+}
+
+/** One cycle through the files of a strongly connected set, from its first file by name (a breadth-first path back). */
+function cycleThrough(component: readonly string[], edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const members = new Set(component);
+  const start = [...component].sort()[0] as string;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift() as string;
+    for (const next of edges.get(node) ?? []) {
+      if (!members.has(next)) continue;
+      if (next === start) {
+        const path = [node];
+        while (path[0] !== start) path.unshift(previous.get(path[0] as string) as string);
+        return [...path, start];
+      }
+      if (!previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [start, start];
+}

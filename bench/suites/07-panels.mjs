@@ -1,5 +1,6 @@
 // Panel patch-apply-and-revalidate and a call of 200 updates against a JSON copy of the same document (issue 7 §7).
-import { applyPanelUpdate, createPanelHost, validatePanelDocument } from "@raw/panel";
+import { applyPanelUpdate, validatePanelDocument } from "@raw/panel";
+import { createPanelHost } from "@raw/panel/host";
 import { compare, info, row } from "../lib/harness.mjs";
 
 const SUITE = "panels";

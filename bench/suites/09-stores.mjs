@@ -7,7 +7,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInteractionService, createMemoryInteractionStore } from "@raw/panel";
+import { createInteractionService, createMemoryInteractionStore } from "@raw/panel/host";
 import { openPostgresInteractionStore } from "@raw/store-postgres";
 import { openSqliteInteractionStore } from "@raw/store-sqlite";
 import { info, skipped } from "../lib/harness.mjs";

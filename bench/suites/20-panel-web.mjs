@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { createPanelHost } from "@raw/panel";
+import { createPanelHost } from "@raw/panel/host";
 import { info, median, row, skipped } from "../lib/harness.mjs";
 
 const SUITE = "panel-web";

@@ -1,4 +1,5 @@
 import { stringifyForDisplay } from "@raw/schema";
+import { COMMAND_LOADERS } from "./command-loaders.js";
 import { COMMANDS, type CommandModule, type CommandName, isCommandName } from "./commands/definitions.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./support/io.js";
 import { closeName } from "./support/nearest.js";
@@ -8,10 +9,10 @@ import { commandHelpText, globalHelpText } from "./support/usage.js";
 export type { CommandModule } from "./commands/definitions.js";
 export type { CliIo } from "./support/io.js";
 
-/** Loads a command's module (`COMMANDS[name].load`); a missing optional peer is a coded failure saying what to install. */
+/** Loads a command's module (`COMMAND_LOADERS[name]`); a missing optional peer is a coded failure saying what to install. */
 async function loadCommand(name: CommandName): Promise<CommandModule> {
   try {
-    return await COMMANDS[name].load();
+    return await COMMAND_LOADERS[name]();
   } catch (error) {
     const peer = COMMANDS[name].peers;
     const message = error instanceof Error ? error.message : "";

@@ -3,6 +3,7 @@ import { normalizePath } from "./normalize-path.js";
 import { type PatchCode, PatchError } from "./patch-error.js";
 import { patchHint } from "./patch-hints.js";
 import { scannedPatch } from "./patch-scan-cache.js";
+import type { PatchChangeKind, ScannedPatch, ScannedSection } from "./scanned-patch.js";
 
 /** The kind of a hunk line: context (`" "`), insertion (`"+"`) or deletion (`"-"`). */
 export type PatchLineKind = " " | "+" | "-";
@@ -19,8 +20,7 @@ export interface PatchHunk {
   eof: boolean;
 }
 
-/** The kind of a file section. */
-export type PatchChangeKind = "add" | "update" | "delete";
+export type { PatchChangeKind } from "./scanned-patch.js";
 
 /** One file section of a parsed patch (effects.md §7.7). */
 export interface PatchChange {
@@ -175,35 +175,6 @@ class Targets {
     seen.push(path);
     return path;
   }
-}
-
-/** One file section as scanned, before its targets are checked (shared by every parse of the same text). */
-interface ScannedSection {
-  readonly kind: PatchChangeKind;
-  readonly rawPath: string;
-  rawDestination: string | undefined;
-  /**
-   * Update: per hunk, the position of its first line, the position after its last line, 1 when anchored (else 0),
-   * and its number of lines.
-   */
-  hunks: readonly number[];
-  /** Add: the position of the first `+` line and the position after the last (equal when none). */
-  addedStart: number;
-  addedEnd: number;
-  noNewline: boolean;
-}
-
-/**
- * The syntax of one patch text, which does not depend on the base directory: its sections in order (with where each
- * hunk and the added lines are, so they are built later without checking the grammar again) and the first grammar
- * failure, if any. A section whose header was read is listed even when the failure
- * comes in its body, so its targets are still checked first, as in one pass over the text.
- */
-export interface ScannedPatch {
-  readonly sections: readonly ScannedSection[];
-  readonly failure: PatchCode | undefined;
-  /** Where the line of the failure starts, when the failure is about one line (for `patchHint`). */
-  readonly failureAt: number | undefined;
 }
 
 const EMPTY_LIST: readonly never[] = Object.freeze([]);

@@ -1,4 +1,4 @@
-import type { ScannedPatch } from "./parse-patch.js";
+import type { ScannedPatch } from "./scanned-patch.js";
 
 /**
  * How many patch texts keep their scan (effects.md §7.1–7.4) in memory: enough for the `validateArgs`, the

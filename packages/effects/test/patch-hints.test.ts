@@ -143,14 +143,13 @@ describe("hints for patches written in another format", () => {
     expect(hint.length).toBeLessThan(400);
   });
 
-  it("a failure at the end of a 1 MiB patch gets its hint quickly", () => {
+  // How its cost grows with the patch is the bench row "patch hint at the end" (bench/suites/10-bounds.mjs).
+  it("a failure at the end of a 1 MiB patch gets its hint, naming the line", () => {
     const lines = Array.from({ length: 60_000 }, (_, i) => `+line ${i}`);
     const text = patch("*** Add File: big", ...lines, "diff --git a/x b/x");
     expect(text.length).toBeLessThan(1_048_576);
-    const started = performance.now();
     const error = failure(text);
     expect(error.hint).toMatch(/^line 60003 is a unified-diff or git header/);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("no hint for a valid patch, for the operations form, or for a failure that shows nothing", () => {

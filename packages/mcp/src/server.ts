@@ -15,8 +15,8 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describeApproval } from "@raw/host";
-import { prepareForm, validateFormAnswers } from "@raw/panel";
 import type { PanelHost } from "@raw/panel/host";
+import { prepareForm, validateFormAnswers } from "@raw/panel/host";
 import { ContractError } from "@raw/schema";
 import type {
   ApprovalCallback,

@@ -6,6 +6,7 @@ import { serverEntry } from "./helpers.js";
 
 // Real @modelcontextprotocol/server-everything, installed from npm, over stdio.
 const sent: JSONRPCMessage[] = [];
+const received: JSONRPCMessage[] = [];
 let registry: ToolRegistry;
 let mount: McpMount;
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
     toolName: (tool) => tool,
     observe: (direction, message) => {
       if (direction === "send") sent.push(message);
+      else received.push(message);
     },
   });
 });
@@ -51,7 +53,7 @@ describe("mountMcpServer on @modelcontextprotocol/server-everything", () => {
     expect(typeof (json[0] as { value: unknown }).value).toBe("object");
   });
 
-  it("abort cancels the long-running tool: MCP cancellation is sent and dispatch returns aborted at once", async () => {
+  it("abort cancels the long-running tool: MCP cancellation is sent and dispatch returns aborted before the server answers", async () => {
     const controller = new AbortController();
     const pending = call(
       "trigger-long-running-operation",
@@ -59,17 +61,17 @@ describe("mountMcpServer on @modelcontextprotocol/server-everything", () => {
       { signal: controller.signal },
     );
     await new Promise((r) => setTimeout(r, 400));
-    const start = performance.now();
     controller.abort();
     const result = await pending;
     expect(result.code).toBe("aborted");
-    expect(performance.now() - start).toBeLessThan(5_000);
     const callMessage = sent.find(
       (m) =>
         "method" in m &&
         m.method === "tools/call" &&
         (m.params as { name: string }).name.startsWith("trigger-long"),
     ) as { id: number };
+    // The operation runs 30 s: dispatch returned without waiting for the server's answer to the call.
+    expect(received.filter((m) => "id" in m && m.id === callMessage.id)).toEqual([]);
     const cancel = sent.find((m) => "method" in m && m.method === "notifications/cancelled") as unknown as {
       params: { requestId: number };
     };

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import {
   checkPackageImports,
+  importCycles,
   importSpecifiers,
   type PackageImports,
   repositoryPackages,
@@ -92,6 +93,58 @@ describe("the import check, on planted bad imports", () => {
   });
 });
 
+describe("the cycle check, on planted cycles", () => {
+  it("finds a cycle of two files, a longer one through type-only imports, and a file importing itself", () => {
+    const pkg = fixture("@raw/effects", ["@raw/schema"], {
+      "src/a.ts": 'import { b } from "./b.js";\nexport const a = 1;\n',
+      "src/b.ts": 'import type { A } from "./a.js";\nexport const b = 2;\n',
+      "src/m.ts": 'import type { R } from "./r.js";\n',
+      "src/r.ts": 'export type { T } from "./t.js";\n',
+      "src/t.ts": 'import type { M } from "./m.js";\nimport { a } from "./a.js";\n',
+      "src/self.ts": 'export * from "./self.js";\n',
+    });
+    expect(importCycles(pkg)).toEqual([
+      { package: "@raw/effects", files: ["src/a.ts", "src/b.ts", "src/a.ts"] },
+      { package: "@raw/effects", files: ["src/m.ts", "src/r.ts", "src/t.ts", "src/m.ts"] },
+      { package: "@raw/effects", files: ["src/self.ts", "src/self.ts"] },
+    ]);
+  });
+
+  it("resolves folders and index files, and accepts a DAG (shared leaf imported from many files)", () => {
+    const dag = fixture("@raw/cli", [], {
+      "src/commands/definitions.ts": 'import type { X } from "./shared.js";\n',
+      "src/commands/call.ts":
+        'import { defs } from "./definitions.js";\nimport type { X } from "./shared.js";\n',
+      "src/commands/shared.ts": 'import { io } from "../support/index.js";\n',
+      "src/support/index.ts": "export const io = 1;\n",
+    });
+    expect(importCycles(dag)).toEqual([]);
+    const cyclic = fixture("@raw/cli", [], {
+      ...Object.fromEntries(dag.files.map((file) => [file.path, file.text])),
+      "src/support/index.ts": 'import { call } from "../commands/call";\n',
+    });
+    expect(importCycles(cyclic)).toEqual([
+      {
+        package: "@raw/cli",
+        files: [
+          "src/commands/call.ts",
+          "src/commands/shared.ts",
+          "src/support/index.ts",
+          "src/commands/call.ts",
+        ],
+      },
+    ]);
+  });
+
+  it("ignores comments, strings and imports of other packages", () => {
+    const pkg = fixture("@raw/panel", ["@raw/schema"], {
+      "src/a.ts": '// import { b } from "./b.js";\nimport { x } from "@raw/schema";\n',
+      "src/b.ts": 'import { a } from "./a.js";\nconst s = "./b.js";\n',
+    });
+    expect(importCycles(pkg)).toEqual([]);
+  });
+});
+
 describe("the repository", () => {
   const packages = repositoryPackages(root);
 
@@ -111,5 +164,9 @@ describe("the repository", () => {
 
   it("has no undeclared, upward, sideways or source-reaching import in any src/ file", () => {
     expect(packages.flatMap((pkg) => checkPackageImports(pkg))).toEqual([]);
+  });
+
+  it("has no import cycle between the src/ files of one package", () => {
+    expect(packages.flatMap((pkg) => importCycles(pkg))).toEqual([]);
   });
 });

@@ -1,11 +1,5 @@
-import {
-  type FormAnswerValue,
-  type FormBlock,
-  type PreparedForm,
-  type PreparedFormField,
-  prepareForm,
-  validateFormAnswers,
-} from "@raw/panel";
+import type { FormAnswerValue, FormBlock } from "@raw/panel";
+import { type PreparedForm, type PreparedFormField, prepareForm, validateFormAnswers } from "@raw/panel/host";
 import { html, nothing, type TemplateResult } from "lit";
 
 /** Answers being typed into one form, by field id; kept across live frames. */

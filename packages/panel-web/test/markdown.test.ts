@@ -27,10 +27,9 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown("![t](https://example.com/t.png)")).not.toContain("<img");
   });
 
+  // How its cost grows with the depth is the bench row "markdown, deep nesting" (bench/suites/10-bounds.mjs).
   it("stays bounded on deep nesting", () => {
-    const started = performance.now();
     const html = renderMarkdown("> ".repeat(8000) + "deep");
-    expect(performance.now() - started).toBeLessThan(2000);
     expect((html.match(/<blockquote>/gu) ?? []).length).toBeLessThanOrEqual(20);
   });
 });

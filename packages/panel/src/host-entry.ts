@@ -1,8 +1,36 @@
 /**
- * `@raw/panel/host`: the runtime side of raw.panel/2 (`panels.md` §6–§8, §13): the panel host and its calls, the
- * interaction service and its stores, receipts and the lines a model reads, host snapshots and reminders. The
- * document model (validation, updates, declarations, rendering) is `@raw/panel`.
+ * `@raw/panel/host`: the runtime side of raw.panel/2 (`panels.md` §6–§9, §11.2, §13, §14.3–§14.5): the panel host and
+ * its calls, result blocks, actions, forms, the interaction service and its stores, receipts and the lines a model
+ * reads, host snapshots and reminders, and the text of a session's panels. The document model (validation, updates,
+ * declarations, rendering of one document) is `@raw/panel`.
  */
+export {
+  ACTION_INVALID,
+  type ActionPanel,
+  type ActionRequest,
+  type ActionResolution,
+  MAX_USER_ACTION_RESULT_BYTES,
+  type ResolveActionOptions,
+  type ResolvedAction,
+  resolveAction,
+  type UserActionCall,
+  type UserActionNoteInput,
+  userActionNote,
+} from "./actions.js";
+export {
+  type ExtractedPanelBlocks,
+  extractPanelBlocks,
+  isPanelBlock,
+  type PanelResultBlock,
+} from "./extract.js";
+export {
+  type FormAnswersValidation,
+  MAX_FORM_RESULT_BYTES,
+  type PreparedForm,
+  type PreparedFormField,
+  prepareForm,
+  validateFormAnswers,
+} from "./forms.js";
 export {
   type BeginCallInput,
   createPanelHost,
@@ -89,3 +117,11 @@ export {
   MAX_RECEIPT_TITLE_BYTES,
   type PanelReceipt,
 } from "./receipts.js";
+export {
+  NO_OPEN_PANELS_TEXT,
+  type RenderablePanel,
+  type RenderPanelsOptions,
+  type RenderPanelsResult,
+  renderPanelsText,
+} from "./render-panels.js";
+export { type ReceiptLineInput, renderReceiptLine } from "./render-text.js";

@@ -4,6 +4,7 @@
  */
 export { firstInProgressLabel } from "./derive.js";
 export { submissionFingerprint } from "./interaction.js";
+export { MAX_TEXT_TABLE_ROWS } from "./limits.js";
 export {
   confirmationLine,
   cutUtf8,
@@ -15,4 +16,4 @@ export {
   RECEIPT_SUMMARY_STEP_BYTES,
   receiptBytes,
 } from "./receipts.js";
-export { formatDuration } from "./render-text.js";
+export { formatDuration, PANEL_STATUS_GLYPHS } from "./render-text.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ActionRequest, resolveAction, userActionNote } from "../src/index.js";
+import { type ActionRequest, resolveAction, userActionNote } from "../src/host-entry.js";
 import type { PanelAction, PanelDeclaration, PanelDocument } from "../src/types.js";
 
 const actions: PanelAction[] = [

@@ -1,6 +1,7 @@
 import { isContractError, validateWith } from "@raw/schema";
 import { describe, expect, it } from "vitest";
-import { FormAnswersSchema, type FormField, prepareForm, validateFormAnswers } from "../src/index.js";
+import { prepareForm, validateFormAnswers } from "../src/host-entry.js";
+import { FormAnswersSchema, type FormField } from "../src/index.js";
 
 const FIELDS: FormField[] = [
   {

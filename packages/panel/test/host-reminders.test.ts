@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compactionReminders, createPanelHost, type PanelState, renderPanelText } from "../src/index.js";
+import { compactionReminders, createPanelHost, type PanelState } from "../src/host-entry.js";
+import { renderPanelText } from "../src/index.js";
 import type { PanelDeclaration } from "../src/types.js";
 import { FakeClock } from "./fake-clock.js";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   createPanelHost,
-  type PanelDeclaration,
   parsePanelSnapshot,
   restorePanelStates,
   snapshotPanelHost,
-} from "../src/index.js";
+} from "../src/host-entry.js";
+import type { PanelDeclaration } from "../src/index.js";
 
 const DECLARATION: PanelDeclaration = {
   id: "todo",

@@ -6,7 +6,7 @@ import {
   type PanelCall,
   type PanelFrame,
   type PanelHostOptions,
-} from "../src/index.js";
+} from "../src/host-entry.js";
 import type { PanelDeclaration } from "../src/types.js";
 import { FakeClock } from "./fake-clock.js";
 

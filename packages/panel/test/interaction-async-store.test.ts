@@ -4,11 +4,13 @@ import {
   createInteractionService,
   createMemoryInteractionStore,
   type InteractionAdapter,
+  type InteractionEvent,
   type InteractionRecord,
   type InteractionRequestInput,
   type InteractionStore,
-} from "../src/index.js";
+} from "../src/host-entry.js";
 import type { PanelDeclaration } from "../src/types.js";
+import { FakeClock } from "./fake-clock.js";
 
 const DECLARATION: PanelDeclaration = {
   id: "questions",
@@ -86,6 +88,41 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | { error: 
   }
 }
 
+/** Tracks whether `promise` has settled (either way) without handling its outcome for the caller. */
+function settledFlag(promise: Promise<unknown>): { settled: boolean } {
+  const flag = { settled: false };
+  promise.then(
+    () => {
+      flag.settled = true;
+    },
+    () => {
+      flag.settled = true;
+    },
+  );
+  return flag;
+}
+
+/** The last request `service` published. */
+function watched(service: { subscribe(observer: (event: InteractionEvent) => void): () => void }): {
+  published: InteractionRecord | undefined;
+} {
+  const seen: { published: InteractionRecord | undefined } = { published: undefined };
+  service.subscribe((event) => {
+    if (event.type === "published") seen.published = event.request;
+  });
+  return seen;
+}
+
+/** Real macrotask turns, enough for the asynchronous store (one macrotask per operation) to answer a few times. */
+async function realTurns(turns = 10): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+/** Resolves once `check` holds, polling on real timers (bounded by the test's own timeout). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 function answer(record: InteractionRecord, key = "k1") {
   return {
     requestId: record.identity.requestId,
@@ -119,17 +156,22 @@ describe("an asynchronous store", () => {
   });
 
   it("expires at the deadline while other timers of the host keep running", async () => {
+    // The deadline runs on the service's clock (a fake one here); the store and the host's ticker on real timers.
+    const clock = new FakeClock();
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
     try {
-      const service = createInteractionService({ interactive: true, store: asyncStore() });
-      const started = Date.now();
-      const outcome = await within(service.request(input({ timeout_ms: 150 })), 3_000);
-      const took = Date.now() - started;
-      expect(outcome).toEqual({ status: "expired" });
-      expect(took).toBeGreaterThanOrEqual(140);
-      expect(took).toBeLessThan(1_500);
-      expect(ticks).toBeGreaterThan(3);
+      const service = createInteractionService({ interactive: true, store: asyncStore(), clock });
+      const watch = watched(service);
+      const outcome = service.request(input({ timeout_ms: 150 }));
+      const ended = settledFlag(outcome);
+      await until(() => watch.published !== undefined && ticks > 3);
+      expect(ended.settled).toBe(false);
+      clock.advance(149);
+      await realTurns();
+      expect(ended.settled).toBe(false);
+      clock.advance(1);
+      expect(await within(outcome, 3_000)).toEqual({ status: "expired" });
     } finally {
       clearInterval(ticker);
     }
@@ -157,21 +199,34 @@ describe("an asynchronous store", () => {
 
 describe("a failing store ends the request with a coded error", () => {
   it("a store whose create hangs: interaction_store_timeout at the deadline", async () => {
+    const clock = new FakeClock();
     const store: InteractionStore = { ...asyncStore(), create: () => NEVER };
-    const service = createInteractionService({ interactive: true, store, storeTimeoutMs: 60_000 });
-    const started = Date.now();
-    const outcome = await within(service.request(input({ timeout_ms: 200 })), 3_000);
-    expect(outcome).toEqual({ error: "interaction_store_timeout" });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    const service = createInteractionService({ interactive: true, store, storeTimeoutMs: 60_000, clock });
+    const outcome = service.request(input({ timeout_ms: 200 }));
+    const ended = settledFlag(outcome);
+    clock.advance(199);
+    await realTurns();
+    expect(ended.settled).toBe(false);
+    clock.advance(1);
+    expect(await within(outcome, 3_000)).toEqual({ error: "interaction_store_timeout" });
   });
 
   it("a store whose settle hangs: interaction_store_timeout one store timeout after the deadline", async () => {
+    const clock = new FakeClock();
     const store: InteractionStore = { ...asyncStore(), settle: () => NEVER };
-    const service = createInteractionService({ interactive: true, store, storeTimeoutMs: 200 });
-    const started = Date.now();
-    const outcome = await within(service.request(input({ timeout_ms: 100 })), 3_000);
-    expect(outcome).toEqual({ error: "interaction_store_timeout" });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    const service = createInteractionService({ interactive: true, store, storeTimeoutMs: 200, clock });
+    const watch = watched(service);
+    const outcome = service.request(input({ timeout_ms: 100 }));
+    const ended = settledFlag(outcome);
+    await until(() => watch.published !== undefined);
+    clock.advance(100); // the deadline: the service settles the request as expired, and the store never answers
+    await realTurns();
+    expect(ended.settled).toBe(false);
+    clock.advance(199);
+    await realTurns();
+    expect(ended.settled).toBe(false);
+    clock.advance(1);
+    expect(await within(outcome, 3_000)).toEqual({ error: "interaction_store_timeout" });
   });
 
   it("a store that throws: interaction_store_error without the store's own text", async () => {

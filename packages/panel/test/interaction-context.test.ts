@@ -7,7 +7,7 @@ import {
   createPanelHost,
   type InteractionRecord,
   type PanelFrame,
-} from "../src/index.js";
+} from "../src/host-entry.js";
 import type { PanelDeclaration } from "../src/types.js";
 import { FakeClock } from "./fake-clock.js";
 

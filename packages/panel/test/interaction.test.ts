@@ -8,7 +8,7 @@ import {
   type InteractionRequestInput,
   type InteractionService,
   type InteractionServiceOptions,
-} from "../src/index.js";
+} from "../src/host-entry.js";
 import type { PanelAction, PanelDeclaration } from "../src/types.js";
 import { FakeClock } from "./fake-clock.js";
 

@@ -1,16 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { extractPanelBlocks, MAX_RECEIPT_BYTES, type PanelReceipt } from "../src/host-entry.js";
 import {
   boundReceipt,
   confirmationLine,
   cutUtf8,
-  extractPanelBlocks,
-  MAX_RECEIPT_BYTES,
   modelLinesBlock,
-  type PanelReceipt,
   receiptBytes,
   rejectionLine,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 

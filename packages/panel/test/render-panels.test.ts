@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPanelHost, type PanelDeclaration, renderPanelsText } from "../src/index.js";
+import { createPanelHost, renderPanelsText } from "../src/host-entry.js";
+import type { PanelDeclaration } from "../src/index.js";
 import type { PanelDocument } from "../src/types.js";
 
 const doc = (title: string): PanelDocument =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { derivePanelSummary, renderPanelText, renderReceiptLine } from "../src/index.js";
+import { renderReceiptLine } from "../src/host-entry.js";
+import { derivePanelSummary, renderPanelText } from "../src/index.js";
 import { accept } from "./helpers.js";
 
 const render = (document: unknown, declared = "Panel") => renderPanelText(declared, accept(document));

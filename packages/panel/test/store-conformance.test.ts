@@ -1,4 +1,4 @@
-import { createMemoryInteractionStore, type InteractionStore } from "../src/index.js";
+import { createMemoryInteractionStore, type InteractionStore } from "../src/host-entry.js";
 import { defineInteractionStoreConformance } from "../src/testing.js";
 
 defineInteractionStoreConformance("memory", () => createMemoryInteractionStore());

@@ -1,4 +1,4 @@
-import { definePinnedSurface } from "@raw/test-support/surface";
+import { definePinnedSurface, valueNames } from "@raw/test-support/surface";
 import { describe, expect, it } from "vitest";
 import * as host from "../src/host-entry.js";
 import * as api from "../src/index.js";
@@ -12,45 +12,57 @@ const names = definePinnedSurface(new URL("..", import.meta.url), {
   "./testing": testing,
 });
 
-describe("names moved out of @raw/panel", () => {
-  const moved = [...(names["./host"] ?? []), ...(names["./internal"] ?? [])].map((line) =>
-    line.replace(/ \(deprecated\)$/, ""),
-  );
+/** Most runtime names (values, not types) `@raw/panel` exports: what a consumer of the contract needs (issue 24). */
+const MAX_ROOT_VALUES = 60;
 
-  it("every one is still exported by @raw/panel as a deprecated alias (nothing disappeared)", () => {
-    const root = new Set(names["."]);
-    for (const line of moved) expect(root.has(`${line} (deprecated)`), line).toBe(true);
+describe("what @raw/panel holds, and what it left to its subpaths", () => {
+  const values = (entry: string) => valueNames(names[entry] ?? []);
+
+  it(`exports at most ${MAX_ROOT_VALUES} runtime names, none of them deprecated`, () => {
+    expect(values(".").length).toBeLessThanOrEqual(MAX_ROOT_VALUES);
+    expect((names["."] ?? []).filter((line) => line.endsWith("(deprecated)"))).toEqual([]);
   });
 
-  it("the aliases are the very bindings of @raw/panel/host and @raw/panel/internal", () => {
-    for (const [name, value] of Object.entries(host))
-      expect((api as Record<string, unknown>)[name], name).toBe(value);
-    for (const [name, value] of Object.entries(internal))
-      expect((api as Record<string, unknown>)[name], name).toBe(value);
+  it("exports each name from one entry point only (no alias of a host or internal name)", () => {
+    const root = new Set((names["."] ?? []).map((line) => line.replace(/^type /, "")));
+    for (const entry of ["./host", "./internal", "./testing"]) {
+      const shared = (names[entry] ?? [])
+        .map((line) => line.replace(/^type /, ""))
+        .filter((n) => root.has(n));
+      expect(shared, entry).toEqual([]);
+    }
+    for (const name of Object.keys(host)) expect(Object.hasOwn(api, name), name).toBe(false);
+    for (const name of Object.keys(internal)) expect(Object.hasOwn(api, name), name).toBe(false);
   });
 
-  it("the document model stays in @raw/panel, not deprecated", () => {
-    const model = (names["."] ?? []).filter((line) => !line.endsWith("(deprecated)"));
+  it("the document model stays in @raw/panel; the runtime a host runs is @raw/panel/host", () => {
     for (const name of [
       "validatePanelDocument",
       "validatePanelUpdate",
       "applyPanelUpdate",
+      "updatePanelState",
       "parsePanelDeclarations",
-      "extractPanelBlocks",
       "renderPanelText",
-      "renderReceiptLine",
-      "resolveAction",
-      "prepareForm",
-      "validateFormAnswers",
+      "derivePanelSummary",
       "PanelDocumentSchema",
+      "MAX_PANEL_DOCUMENT_BYTES",
+      "PANEL_INVALID",
       "type PanelDocument",
+      "type FormField",
     ]) {
-      expect(model).toContain(name);
+      expect(names["."]).toContain(name);
     }
     for (const name of [
       "createPanelHost",
       "createInteractionService",
       "bindInteractionContext",
+      "extractPanelBlocks",
+      "resolveAction",
+      "userActionNote",
+      "prepareForm",
+      "validateFormAnswers",
+      "renderReceiptLine",
+      "renderPanelsText",
       "type PanelHost",
       "type InteractionStore",
     ]) {

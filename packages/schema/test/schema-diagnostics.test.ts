@@ -282,26 +282,23 @@ describe("all strict-mode violations at once", () => {
   });
 });
 
+// How their cost grows with the schema is the pair of bench rows "schema diagnostics" (bench/suites/10-bounds.mjs).
 describe("bounded on hostile schemas", () => {
-  it("a schema with 5,000 unknown keywords gives at most 100 issues, quickly", () => {
+  it("a schema with 5,000 unknown keywords gives at most 100 issues", () => {
     const schema: Record<string, unknown> = { type: "object" };
     for (let i = 0; i < 5000; i++) schema[`k${i}`] = i;
-    const started = performance.now();
     const issues = issuesOf(schema);
     expect(issues.length).toBeGreaterThan(0);
     expect(issues.length).toBeLessThanOrEqual(101);
     expect(issues.every((i) => i.code === "schema_unsupported")).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
-  it("a schema with 20,000 invalid keyword values gives at most 100 issues, quickly", () => {
+  it("a schema with 20,000 invalid keyword values gives at most 100 issues", () => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) properties[`p${i}`] = { type: "strng", minimum: "0" };
-    const started = performance.now();
     const issues = issuesOf({ type: "object", properties });
     expect(issues.length).toBe(100);
     expect(issues[0]?.keywordPath).toBe("/input_schema/properties/p0/type");
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("a deeply nested schema answers with issues or a validator, never a throw", () => {

@@ -88,11 +88,11 @@ describe("a wall clock that jumps while the host runs", () => {
 
   it("set back two hours: the request still expires at its timeout_ms and a late answer conflicts", async () => {
     const { path, host: h, id } = await askedOnNewHost(600);
-    const asked = Date.now();
     h.send(`jump -${TWO_HOURS_MS}`);
     await h.line("jumped ");
+    // A deadline read from the set-back wall clock would fall two hours later: the line's bounded wait (10 s) tells
+    // the two apart without timing the host.
     expect(JSON.parse(await h.line("result "))).toEqual({ status: "expired" });
-    expect(Date.now() - asked).toBeLessThan(600 + 3_000);
     h.send(`submit ${id} late`);
     expect(await h.line("error ")).toBe("interaction_conflict");
     expect(row(path, id)).toEqual(EXPIRED_ROW);
@@ -111,17 +111,13 @@ describe("a wall clock that jumped while the host was down (kill -9, restart)", 
   it("set back two hours: the recovered request waits at most its own timeout_ms, then expires; no answer doubled", async () => {
     const { path, host: first, id } = await askedOnNewHost(1500);
     await first.killed();
-    const restarted = Date.now();
     const second = start(path, -TWO_HOURS_MS);
     expect(await second.line("ready ")).toBe(id);
-    // Still answerable right after the restart (recovered, pending); a late duplicate changes nothing.
-    for (;;) {
-      const current = row(path, id);
-      if (current?.state !== "pending") break;
-      expect(Date.now() - restarted).toBeLessThan(1_500 + 3_000);
+    // Recovered and pending after the restart; it expires by its own timeout_ms, where the set-back persisted deadline
+    // would keep it two hours: a bounded wait of 10 s (200 polls) tells the two apart without timing the host.
+    for (let poll = 0; row(path, id)?.state === "pending" && poll < 200; poll++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(Date.now() - restarted).toBeLessThan(1_500 + 3_000);
     expect(row(path, id)).toEqual(EXPIRED_ROW);
     second.send(`submit ${id} late`);
     expect(await second.line("error ")).toBe("interaction_conflict");

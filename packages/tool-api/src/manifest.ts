@@ -2,10 +2,10 @@ import {
   escapePointerToken,
   type Issue,
   isObjectRecord,
-  nearestName,
   safeCompileObjectSchema,
   utf8Bytes,
 } from "@raw/schema";
+import { didYouMean } from "./did-you-mean.js";
 import {
   MAX_DESCRIPTION_BYTES,
   TOOL_API_VERSION,
@@ -104,12 +104,6 @@ function own(object: Record<string, unknown>, key: string): unknown {
 /** `issue` with `hint` added when there is one. */
 function withHint(issue: Issue, hint: string | undefined): Issue {
   return hint === undefined ? issue : { ...issue, hint };
-}
-
-/** The "did you mean" hint for an unknown field `key`, when a known field is near it. */
-export function didYouMean(key: string, known: Iterable<string>): string | undefined {
-  const near = nearestName(key, known);
-  return near === undefined ? undefined : `did you mean \`${near}\`?`;
 }
 
 function issue(code: string, message: string, path: string): Issue {

@@ -1,7 +1,7 @@
 import { isValidGlob, type Predicate, type RegexEngine, safeCompilePredicate } from "@raw/predicate";
 import { ContractError, escapePointerToken, type Issue, isObjectRecord } from "@raw/schema";
+import { didYouMean } from "./did-you-mean.js";
 import { MAX_RULE_MATCH_BYTES } from "./limits.js";
-import { didYouMean } from "./manifest.js";
 
 /** What a policy rule decides (tool-api.md §9.1). */
 export type RuleEffect = "allow" | "ask" | "deny";

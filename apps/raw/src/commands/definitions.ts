@@ -1,3 +1,8 @@
+/**
+ * The table of `raw`'s commands (names, usage forms, options, examples): data only, a leaf module. Command modules
+ * and the argument parser read it; it imports none of them (their loaders are `src/command-loaders.ts`), so no
+ * import cycle runs through it.
+ */
 import type { CliIo } from "../support/io.js";
 
 /** What every command module exports: `run(argv, io)` resolves to the exit code. */
@@ -48,7 +53,7 @@ export interface CommandForm {
   rest?: string;
 }
 
-/** A command: its summary, usage forms, an example, and how to load its module. */
+/** A command: its summary, usage forms and examples (its module's loader is in `COMMAND_LOADERS`). */
 export interface CommandDefinition {
   summary: string;
   /** What the first word of a form is called in usage errors ("subcommand", "kind"). */
@@ -56,8 +61,6 @@ export interface CommandDefinition {
   forms: readonly CommandForm[];
   /** Command lines `raw help <command>` shows (without the leading `raw `). */
   examples: readonly string[];
-  /** Loads the command's module with a dynamic `import()`: only the command that runs is loaded. */
-  load(): Promise<CommandModule>;
   /** Packages the command needs that the CLI does not install by itself (optional peers), with the install line. */
   peers?: { packages: readonly string[]; install: string };
 }
@@ -135,7 +138,8 @@ export type CommandName =
 /**
  * Every command of `raw`, defined once: usage, `raw help <command>`, `raw <command> --help`, the global help and the
  * argument parsing (`parseCommand`) are all generated from this table. Command modules are imported only when their
- * command runs (`load`), so `raw validate` never loads the server, MCP or web code.
+ * command runs (`COMMAND_LOADERS` of `src/command-loaders.ts`), so `raw validate` never loads the server, MCP or web
+ * code.
  */
 export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
   validate: {
@@ -150,7 +154,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ["validate tools/*/ hooks/guard rules.json", "validate tools/*/ --format github"],
-    load: () => import("./validate.js"),
   },
   schema: {
     summary: "print or write a JSON Schema, or the editor setting that maps every document kind to them",
@@ -173,7 +176,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ["schema tool", "schema --vscode --out .vscode/schemas"],
-    load: () => import("./schema.js"),
   },
   init: {
     summary: "scaffold a valid tool or hook folder with a test you can run",
@@ -183,7 +185,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       { sub: "hook", positionals: [{ name: "dir" }], options: {} },
     ],
     examples: ["init tool tools/touch"],
-    load: () => import("./init.js"),
   },
   policy: {
     summary: "explain which rule decides a call, or check rules against expected decisions",
@@ -212,7 +213,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       'policy explain --rules rules.json builtin/bash --args \'{"commands":[{"command":"ls"}]}\'',
       "policy test rules.json cases.json",
     ],
-    load: () => import("./policy.js"),
   },
   call: {
     summary: "run one call of a bundled (or --tool) tool through the whole pipeline and print each step",
@@ -237,7 +237,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ['call todo --args \'{"mode":"replace","items":[{"id":"a","label":"Write tests"}]}\''],
-    load: () => import("./call.js"),
   },
   effects: {
     summary: "print the intended effects of a call, computed by the real pipeline",
@@ -250,7 +249,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
     examples: [
       'effects write_file --args \'{"operations":[{"path":"a.txt","mode":"overwrite","content":"x"}]}\'',
     ],
-    load: () => import("./effects.js"),
   },
   hook: {
     summary: "run a hook folder once with an event payload and print its answer",
@@ -277,7 +275,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ["hook run guard --event PreToolUse --payload @payload.json"],
-    load: () => import("./hook.js"),
   },
   panel: {
     summary: "render a panel document as text, or validate it",
@@ -293,7 +290,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       { sub: "validate", positionals: [{ name: "file" }], options: { format: FORMAT_REPORT } },
     ],
     examples: ["panel render panel.json", "panel validate panel.json --format json"],
-    load: () => import("./panel.js"),
   },
   demo: {
     summary: "a short scripted session with the bundled tools, rules and hooks",
@@ -304,7 +300,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ["demo"],
-    load: () => import("./demo.js"),
   },
   mcp: {
     summary: "serve Raw tools over MCP, or put Raw rules, hooks and approval in front of an MCP server",
@@ -351,7 +346,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       "mcp serve --rules rules.json",
       "mcp proxy --rules rules.json -- npx -y @modelcontextprotocol/server-filesystem .",
     ],
-    load: () => import("./mcp.js"),
     peers: {
       packages: ["@modelcontextprotocol/sdk", "zod"],
       install: "npm install @modelcontextprotocol/sdk@1 zod@4",
@@ -379,7 +373,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
       },
     ],
     examples: ["serve --rules examples/rules.json --hook guard"],
-    load: () => import("./serve.js"),
   },
 };
 

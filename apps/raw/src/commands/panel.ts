@@ -1,10 +1,6 @@
 import { basename, extname, resolve } from "node:path";
-import {
-  type PanelDocument,
-  type RenderablePanel,
-  renderPanelsText,
-  validatePanelDocument,
-} from "@raw/panel";
+import { type PanelDocument, validatePanelDocument } from "@raw/panel";
+import { type RenderablePanel, renderPanelsText } from "@raw/panel/host";
 import { parseCommand, stringOption } from "../support/args.js";
 import { displayPath, readJsonFile } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";

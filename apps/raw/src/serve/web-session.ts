@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LoadedHook } from "@raw/hook-protocol";
 import type { ApprovalView as HostApprovalView } from "@raw/host";
-import { type PanelDeclaration, type PanelDocument, resolveAction } from "@raw/panel";
+import type { PanelDeclaration, PanelDocument } from "@raw/panel";
 import type {
   InteractionRecord,
   PanelFrame,
@@ -9,6 +9,7 @@ import type {
   PanelState,
   SyncInteractionStore,
 } from "@raw/panel/host";
+import { resolveAction } from "@raw/panel/host";
 import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";

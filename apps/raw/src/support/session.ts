@@ -1,14 +1,15 @@
 import type { HookReceipt, LoadedHook } from "@raw/hook-protocol";
 import { type ApprovalView, openHostSession } from "@raw/host";
-import { type PanelDeclaration, renderPanelText, renderReceiptLine } from "@raw/panel";
-import type {
-  InteractionAdapter,
-  InteractionService,
-  PanelFrame,
-  PanelHost,
-  PanelReceipt,
-  PanelState,
-  SyncInteractionStore,
+import { type PanelDeclaration, renderPanelText } from "@raw/panel";
+import {
+  type InteractionAdapter,
+  type InteractionService,
+  type PanelFrame,
+  type PanelHost,
+  type PanelReceipt,
+  type PanelState,
+  renderReceiptLine,
+  type SyncInteractionStore,
 } from "@raw/panel/host";
 import type { ApprovalRequest, LoadedTool, ToolRegistry, ToolResult } from "@raw/tool-api";
 import { CallView, type TraceSettings, type TraceStep } from "./call-view.js";

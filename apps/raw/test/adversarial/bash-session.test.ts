@@ -95,10 +95,10 @@ describe("A7: no process of a bash command's session outlives the command", () =
   it("a timed-out command whose setpgid child ignores SIGTERM and holds stdout: the call ends, the child dies", async () => {
     const dir = tempDir();
     const command = `perl -e '$SIG{TERM} = "IGNORE"; setpgrp(0, 0); open(my $f, ">", "escaped.pid.tmp"); print $f $$; close($f); rename("escaped.pid.tmp", "escaped.pid"); sleep 300' &\n${WAIT_FOR_PID}\nsleep 300`;
-    const started = Date.now();
+    // The command sleeps 300 s and the child holds stdout: a call that waited for either would outlast the test's own
+    // timeout, so the call's end itself shows the timeout ended it (no clock needed).
     const result = await handler({ commands: [{ command, timeout_ms: 1_000 }] }, contextFor(dir));
     expect(rowsOf(result)[0]).toMatchObject({ status: "error", timed_out: true });
-    expect(Date.now() - started).toBeLessThan(6_000);
     expect(await goneWithin(escaped(dir), 500)).toBe(true);
   });
 

@@ -344,7 +344,7 @@ describe("the built binary: Ctrl-C (SIGINT) during a call", () => {
         "--cwd",
         cwd,
         "--args",
-        JSON.stringify({ commands: [{ command: "echo started; sleep 30" }] }),
+        JSON.stringify({ commands: [{ command: "echo started; sleep 300" }] }),
       ],
       { cwd, stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -361,9 +361,9 @@ describe("the built binary: Ctrl-C (SIGINT) during a call", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.kill("SIGINT");
-    const started = Date.now();
+    // The command sleeps 300 s: a CLI that waited for it would outlast the test's own timeout, so the exit itself
+    // shows the interrupt ended the call (no clock needed).
     expect(await exited, `${stdout}\n${stderr}`).toBe(130);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(stderr).not.toMatch(STACK_FRAME);
     expect(stdout).toContain("  result      error");
   });

@@ -1,4 +1,5 @@
-import { extractPanelBlocks, renderPanelText } from "@raw/panel";
+import { renderPanelText } from "@raw/panel";
+import { extractPanelBlocks } from "@raw/panel/host";
 import { describe, expect, it } from "vitest";
 import { handler, validateArgs } from "../../src/tools/diagram/index.js";
 import { DIAGRAM_INPUT_SCHEMA, DIAGRAM_MANIFEST } from "../../src/tools/diagram/manifest.js";

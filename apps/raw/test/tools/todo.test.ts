@@ -1,4 +1,5 @@
-import { extractPanelBlocks, renderPanelText, resolveAction, validatePanelUpdate } from "@raw/panel";
+import { renderPanelText, validatePanelUpdate } from "@raw/panel";
+import { extractPanelBlocks, resolveAction } from "@raw/panel/host";
 import { describe, expect, it } from "vitest";
 import { handler, validateArgs } from "../../src/tools/todo/index.js";
 import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../../src/tools/todo/manifest.js";

@@ -513,7 +513,8 @@ describe("patch: application", () => {
 
 describe("patch: the files_changed panel", () => {
   it("publishes added, modified and deleted entries, a move as both sides", async () => {
-    const { createPanelHost, parsePanelDeclarations } = await import("@raw/panel");
+    const { parsePanelDeclarations } = await import("@raw/panel");
+    const { createPanelHost } = await import("@raw/panel/host");
     const { WRITE_FILE_MANIFEST } = await import("../../src/tools/write-file/manifest.js");
     const parsed = parsePanelDeclarations(WRITE_FILE_MANIFEST.panels);
     if (!parsed.ok) throw new Error("bad declarations");

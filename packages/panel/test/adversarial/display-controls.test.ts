@@ -7,11 +7,11 @@
  */
 import { validateWith } from "@raw/schema";
 import { describe, expect, it } from "vitest";
+import { renderReceiptLine } from "../../src/host-entry.js";
 import {
   PanelDocumentSchema,
   parsePanelDeclaration,
   renderPanelText,
-  renderReceiptLine,
   validatePanelDocument,
   validatePanelUpdate,
 } from "../../src/index.js";

@@ -9,7 +9,8 @@ import { isContractError } from "@raw/schema";
 import { expectNoPollution, isDeepFrozen } from "@raw/test-support";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createPanelHost, validatePanelDocument } from "../../src/index.js";
+import { createPanelHost } from "../../src/host-entry.js";
+import { validatePanelDocument } from "../../src/index.js";
 
 const SEED = 20_261_210;
 const OWNER = "local/prop";

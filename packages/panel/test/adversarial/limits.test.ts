@@ -8,10 +8,9 @@
 import { isContractError } from "@raw/schema";
 import { DEEP_LEVELS, expectNoPollution, hostileArguments, isDeepFrozen } from "@raw/test-support";
 import { describe, expect, it } from "vitest";
+import { createPanelHost, MAX_PANEL_UPDATES_PER_CALL } from "../../src/host-entry.js";
 import {
   applyPanelUpdate,
-  createPanelHost,
-  MAX_PANEL_UPDATES_PER_CALL,
   type PanelDocument,
   validatePanelDocument,
   validatePanelUpdate,

@@ -6,7 +6,7 @@
  */
 
 import { expectNoPollution } from "@raw/test-support";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createToolRegistry,
   HANDLER_ABORT_GRACE_MS,
@@ -196,24 +196,36 @@ describe("adversarial: handlers that throw or reject with anything", () => {
 
 describe("adversarial: handlers that never settle (abort wins)", () => {
   it("a handler that ignores the signal: abort resolves the call after the grace period", async () => {
-    const controller = new AbortController();
-    let invoked = false;
-    const pending = run(() => {
-      invoked = true;
-      return new Promise<never>(() => {});
-    }, controller.signal);
-    await ticks();
-    expect(invoked).toBe(true);
-    const started = performance.now();
-    controller.abort();
-    const { result, events } = await pending;
-    expect(result).toEqual({
-      isError: true,
-      code: "aborted",
-      content: [{ type: "text", text: "tool call aborted" }],
-    });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(HANDLER_ABORT_GRACE_MS - 50);
-    expect(events).toEqual([{ event: "PostToolUseFailure", result }]);
+    // Fake timers: the grace is a timer of dispatch, so the call must still wait HANDLER_ABORT_GRACE_MS - 1 ms after
+    // the abort and be resolved once that timer's last millisecond has passed.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const controller = new AbortController();
+      let invoked = false;
+      const pending = run(() => {
+        invoked = true;
+        return new Promise<never>(() => {});
+      }, controller.signal);
+      let settled = false;
+      void pending.then(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(20);
+      expect(invoked).toBe(true);
+      controller.abort();
+      await vi.advanceTimersByTimeAsync(HANDLER_ABORT_GRACE_MS - 1);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const { result, events } = await pending;
+      expect(result).toEqual({
+        isError: true,
+        code: "aborted",
+        content: [{ type: "text", text: "tool call aborted" }],
+      });
+      expect(events).toEqual([{ event: "PostToolUseFailure", result }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a handler that honours the signal within the grace period keeps its own result", async () => {
