@@ -35,6 +35,7 @@ export const PUBLISHED_DIRS = [
   "packages/panel",
   "packages/hook-protocol",
   "packages/tool-api",
+  "packages/tools",
   "packages/mcp",
   "packages/panel-web",
   "packages/store-sqlite",

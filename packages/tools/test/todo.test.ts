@@ -1,7 +1,7 @@
 import { extractPanelBlocks, renderPanelText, resolveAction, validatePanelUpdate } from "@raw/panel";
 import { describe, expect, it } from "vitest";
-import { handler, validateArgs } from "../../src/tools/todo/index.js";
-import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../../src/tools/todo/manifest.js";
+import { handler, validateArgs } from "../src/todo/index.js";
+import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../src/todo/manifest.js";
 import { schemaChecked, schemaRejects, textOf } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 
