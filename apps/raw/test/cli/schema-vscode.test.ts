@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, matchesGlob, relative } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { bundledToolFolders } from "@raw/tools";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { appRoot, cli, fixtures, lines, tempDir } from "./helpers.js";
