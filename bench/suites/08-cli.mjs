@@ -62,7 +62,11 @@ export async function run() {
       `${(median(floor.b) / median(floor.a)).toFixed(2)}x; min/median/max ms: node with a child ${spread(floor.b, 0)}, node -e 0 ${spread(floor.a, 0)} (the least any validator pays that imports entries in a child process)`,
     ),
   );
-  const one = processPairs(node, { args: [bin, "validate", join(app, "tools/bash")], cwd: app }, 21);
+  const one = processPairs(
+    node,
+    { args: [bin, "validate", join(app, "../../packages/tools/tools/bash")], cwd: app },
+    21,
+  );
   rows.push(
     row(
       SUITE,

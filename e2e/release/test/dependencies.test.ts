@@ -102,10 +102,17 @@ describe.each(publishedWorkspaces())("the packed $manifest.name", ({ dir, manife
 });
 
 describe("@raw/cli", () => {
-  it("declares no @raw package: its bundle inlines them", () => {
+  it("declares only @raw/tools (the tool folders it loads from disk): its bundle inlines the libraries", () => {
     const cli = publishedWorkspaces().find((workspace) => workspace.manifest.name === "@raw/cli");
-    expect(Object.keys(cli?.manifest.dependencies ?? {}).filter((name) => name.startsWith("@raw/"))).toEqual(
-      [],
-    );
+    expect(Object.keys(cli?.manifest.dependencies ?? {}).filter((name) => name.startsWith("@raw/"))).toEqual([
+      "@raw/tools",
+    ]);
+  });
+});
+
+describe("@raw/tools", () => {
+  it("declares no dependency: each tool's module inlines what it uses", () => {
+    const tools = publishedWorkspaces().find((workspace) => workspace.manifest.name === "@raw/tools");
+    expect(tools?.manifest.dependencies ?? {}).toEqual({});
   });
 });

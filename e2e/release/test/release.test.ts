@@ -324,10 +324,11 @@ describe("npm install -D @raw/cli alone, in a fresh folder outside the repositor
     dir = installAlone("consumer-cli", ["-D", "@raw/cli"]);
   }, 600_000);
 
-  it("installs no @raw package besides the CLI: its bundle inlines them", () => {
+  it("installs no @raw package besides the CLI and its bundled tools: its bundle inlines the libraries", () => {
     const lock = readJson<{ packages: Record<string, unknown> }>(join(dir, "package-lock.json"));
     expect(Object.keys(lock.packages).filter((path) => path.startsWith("node_modules/@raw/"))).toEqual([
       "node_modules/@raw/cli",
+      "node_modules/@raw/tools",
     ]);
   });
 
@@ -364,6 +365,7 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/predicate", args: [] },
   { name: "@raw/effects", args: [] },
   { name: "@raw/host", args: [] },
+  { name: "@raw/tools", args: [] },
   { name: "@raw/mcp", args: [] },
   { name: "@raw/panel-web", args: [] },
   { name: "@raw/store-postgres", args: [] },

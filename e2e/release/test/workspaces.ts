@@ -36,6 +36,7 @@ export const PUBLISHED_DIRS = [
   "packages/hook-protocol",
   "packages/tool-api",
   "packages/host",
+  "packages/tools",
   "packages/mcp",
   "packages/panel-web",
   "packages/store-sqlite",

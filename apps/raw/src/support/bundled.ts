@@ -2,20 +2,11 @@ import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isContractError } from "@raw/schema";
 import { type LoadedTool, loadToolFolders, type ToolSelection } from "@raw/tool-api";
+import { bundledToolFolders } from "@raw/tools";
 import { CliFailure } from "./io.js";
-import { bundledHooksRoot, bundledToolsRoot } from "./paths.js";
+import { bundledHooksRoot } from "./paths.js";
 import { type FileReport, locate } from "./report.js";
 import { toolReport } from "./validate-files.js";
-
-/** The folder names of the bundled tools (folders of `tools/` holding a `tool.json`), sorted. */
-export function bundledToolNames(): string[] {
-  const root = bundledToolsRoot();
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, "tool.json")))
-    .map((entry) => entry.name)
-    .sort();
-}
 
 /**
  * True when a `--tool` or `--hook` value names a folder by path (`./guard`, `../x/guard`, `/abs/guard`,
@@ -26,21 +17,18 @@ export function isPathValue(value: string): boolean {
 }
 
 /**
- * Loads every bundled tool through the folder loader as the builtin identity `builtin/<name>` (tool-api.md §9.4),
- * plus the `--tool` folders as `local/<id>` (imported from their content-addressed copies): every manifest is
- * validated before any entry is imported, and loading is all-or-nothing. A failure yields the validation reports
- * of the folders at fault.
+ * Loads every bundled tool of `@raw/tools` (`bundledToolFolders()`, sorted by name) through the folder loader as
+ * the builtin identity `builtin/<name>` (tool-api.md §9.4), plus the `--tool` folders as `local/<id>` (imported
+ * from their content-addressed copies): every manifest is validated before any entry is imported, and loading is
+ * all-or-nothing. A failure yields the validation reports of the folders at fault.
  */
 export async function loadTools(
   localDirs: readonly string[] = [],
   cwd: string = process.cwd(),
 ): Promise<{ ok: true; tools: LoadedTool[] } | { ok: false; reports: FileReport[] }> {
-  const root = bundledToolsRoot();
-  const selections: ToolSelection[] = bundledToolNames().map((name) => ({
-    dir: join(root, name),
-    identity: `builtin/${name}`,
-    root,
-  }));
+  const selections: ToolSelection[] = bundledToolFolders()
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((folder) => ({ dir: folder.dir, identity: folder.identity }));
   for (const dir of localDirs) {
     // A folder is chosen by a path only: a bare name never picks up a folder of the working directory.
     if (!isPathValue(dir)) {

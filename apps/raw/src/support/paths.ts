@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundledToolFolders } from "@raw/tools";
 
 let root: string | undefined;
 
@@ -26,9 +27,14 @@ export function cliRoot(): string {
   }
 }
 
-/** The bundled tool folders' root: `tools/` of the package. */
+/**
+ * The bundled tool folders' root: the folder of `@raw/tools` that holds them (the parent of every folder of
+ * `bundledToolFolders()`, a real path).
+ */
 export function bundledToolsRoot(): string {
-  return join(cliRoot(), "tools");
+  const [first] = bundledToolFolders();
+  if (first === undefined) throw new Error("@raw/tools lists no bundled tool");
+  return dirname(first.dir);
 }
 
 /** The bundled hook folders' root: `hooks/` of the package. */

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, matchesGlob, relative } from "node:path";
+import { bundledToolFolders } from "@raw/tools";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ const repoRoot = join(appRoot, "..", "..");
 /** Every document kind `raw validate` checks, with real documents of that kind from this repository. */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   tool: [
-    ...readdirSync(join(appRoot, "tools")).map((name) => join(appRoot, "tools", name, "tool.json")),
+    ...bundledToolFolders().map((folder) => join(folder.dir, "tool.json")),
     join(fixtures, "validate", "good", "echo", "tool.json"),
   ],
   hook: readdirSync(join(appRoot, "hooks")).map((name) => join(appRoot, "hooks", name, "hook.json")),

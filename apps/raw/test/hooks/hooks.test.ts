@@ -11,10 +11,18 @@ import {
   parseHookManifest,
   runHook,
 } from "@raw/hook-protocol";
+import { bundledToolFolders } from "@raw/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASH_INPUT_SCHEMA } from "../../src/tools/bash/manifest.js";
 
 const hooksDir = fileURLToPath(new URL("../../hooks/", import.meta.url));
+/** The input schema of the bundled bash tool, as its folder of `@raw/tools` declares it. */
+const BASH_INPUT_SCHEMA = (() => {
+  const bash = bundledToolFolders().find((folder) => folder.name === "bash");
+  if (bash === undefined) throw new Error("no bundled bash tool");
+  return (
+    JSON.parse(readFileSync(join(bash.dir, "tool.json"), "utf8")) as { input_schema: Record<string, unknown> }
+  ).input_schema;
+})();
 const cwd = tmpdir();
 let snapshotDir: string;
 let guard: LoadedHook;

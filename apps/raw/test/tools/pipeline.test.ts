@@ -4,17 +4,15 @@ import { fileURLToPath } from "node:url";
 import { createHookDispatcher, loadHookFolder } from "@raw/hook-protocol";
 import { createPanelHost, resolveAction } from "@raw/panel/host";
 import { createToolRegistry, type LoadedTool, loadToolFolders } from "@raw/tool-api";
+import { bundledToolFolders } from "@raw/tools";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUNDLED_TOOLS } from "../../src/tools/manifests.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../cli/helpers.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 let tools: LoadedTool[];
 
 beforeAll(async () => {
-  tools = await loadToolFolders(
-    BUNDLED_TOOLS.map((tool) => ({ dir: join(root, "tools", tool.id), identity: `builtin/${tool.id}` })),
-  );
+  tools = await loadToolFolders(bundledToolFolders());
 });
 
 describe("the bundled tools through the registry", () => {

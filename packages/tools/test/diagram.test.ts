@@ -1,8 +1,8 @@
 import { renderPanelText } from "@raw/panel";
 import { extractPanelBlocks } from "@raw/panel/host";
 import { describe, expect, it } from "vitest";
-import { handler, validateArgs } from "../../src/tools/diagram/index.js";
-import { DIAGRAM_INPUT_SCHEMA, DIAGRAM_MANIFEST } from "../../src/tools/diagram/manifest.js";
+import { handler, validateArgs } from "../src/diagram/index.js";
+import { DIAGRAM_INPUT_SCHEMA, DIAGRAM_MANIFEST } from "../src/diagram/manifest.js";
 import { schemaRejects, textOf } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 

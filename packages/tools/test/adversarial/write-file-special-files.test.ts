@@ -23,8 +23,8 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { handler } from "../../src/tools/write-file/index.js";
-import { contextFor, rowsOf, tempDir } from "../tools/helpers.js";
+import { handler } from "../../src/write-file/index.js";
+import { contextFor, rowsOf, tempDir } from "../helpers.js";
 
 /** Longest a call on a special file may take before the test calls it hung. */
 const PROMPT_MS = 3_000;
@@ -316,7 +316,7 @@ describe("A3: openRegularFile (shared by both forms) never blocks on a special f
   it("refuses a FIFO without a writer, for reading and for writing, at once", async () => {
     const dir = tempDir();
     const fifo = mkfifo(join(dir, "pipe"));
-    const { openRegularFile } = await import("../../src/tools/write-file/regular-file.js");
+    const { openRegularFile } = await import("../../src/write-file/regular-file.js");
     for (const flags of [constants.O_RDONLY, constants.O_WRONLY, constants.O_RDWR]) {
       await expect(within(openRegularFile(fifo, flags), PROMPT_MS, "open FIFO")).rejects.toMatchObject({
         code: "not_regular_file",
@@ -360,7 +360,7 @@ describe("A3 and effects.md §8.3: the patch form meets the same hazards", () =>
   it("readSource opens without blocking: a FIFO given to it directly is refused at once", async () => {
     const dir = tempDir();
     const fifo = mkfifo(join(dir, "pipe"));
-    const { readSource } = await import("../../src/tools/write-file/patch-fs.js");
+    const { readSource } = await import("../../src/write-file/patch-fs.js");
     await expect(within(readSource(fifo), PROMPT_MS, "readSource")).rejects.toMatchObject({
       code: "patch_not_regular_file",
     });

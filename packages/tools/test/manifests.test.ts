@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { compileObjectSchema } from "@raw/schema";
 import { parseToolManifest, validateToolFolder } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
-import { BUNDLED_TOOLS, entryText, manifestText } from "../../src/tools/manifests.js";
+import { BUNDLED_TOOLS, entryText, manifestText } from "../src/manifests.js";
 
-const toolsDir = fileURLToPath(new URL("../../tools/", import.meta.url));
+const toolsDir = fileURLToPath(new URL("../tools/", import.meta.url));
 
 describe.each(BUNDLED_TOOLS)("tools/$id", (tool) => {
   const folder = `${toolsDir}${tool.id}`;

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonLength, renderWithin, shareBudget } from "../../src/tools/bash/fit.js";
-import { echoCommand } from "../../src/tools/bash/handler.js";
-import { handler, validateArgs } from "../../src/tools/bash/index.js";
-import { BASH_INPUT_SCHEMA } from "../../src/tools/bash/manifest.js";
+import { jsonLength, renderWithin, shareBudget } from "../src/bash/fit.js";
+import { echoCommand } from "../src/bash/handler.js";
+import { handler, validateArgs } from "../src/bash/index.js";
+import { BASH_INPUT_SCHEMA } from "../src/bash/manifest.js";
 import { contextFor, rowsOf, schemaRejects, tempDir } from "./helpers.js";
 
 /** True while `pid` exists and is not a zombie (PID 1 here does not reap orphans: a zombie counts as gone). */

@@ -1,8 +1,8 @@
 import { renderPanelText, validatePanelUpdate } from "@raw/panel";
 import { extractPanelBlocks, resolveAction } from "@raw/panel/host";
 import { describe, expect, it } from "vitest";
-import { handler, validateArgs } from "../../src/tools/todo/index.js";
-import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../../src/tools/todo/manifest.js";
+import { handler, validateArgs } from "../src/todo/index.js";
+import { TODO_INPUT_SCHEMA, TODO_MANIFEST } from "../src/todo/manifest.js";
 import { schemaChecked, schemaRejects, textOf } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 

@@ -8,9 +8,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { handler } from "../../src/tools/bash/index.js";
-import { BASH_DESCRIPTION } from "../../src/tools/bash/manifest.js";
-import { contextFor, rowsOf, tempDir } from "../tools/helpers.js";
+import { handler } from "../../src/bash/index.js";
+import { BASH_DESCRIPTION } from "../../src/bash/manifest.js";
+import { contextFor, rowsOf, tempDir } from "../helpers.js";
 
 const leftovers: number[] = [];
 afterEach(() => {

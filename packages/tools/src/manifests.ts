@@ -1,17 +1,21 @@
 import { ASK_USER_MANIFEST } from "./ask-user/manifest.js";
 import { BASH_MANIFEST } from "./bash/manifest.js";
 import { DIAGRAM_MANIFEST } from "./diagram/manifest.js";
+import type { BundledToolName } from "./names.js";
 import { TODO_MANIFEST } from "./todo/manifest.js";
 import { WRITE_FILE_MANIFEST } from "./write-file/manifest.js";
 
 /** One bundled tool: its folder id, the `tool.json` it must hold and the names its entry re-exports. */
 export interface BundledTool {
-  readonly id: string;
+  readonly id: BundledToolName;
   readonly manifest: Readonly<Record<string, unknown>>;
   readonly exports: readonly string[];
 }
 
-/** The bundled example tools (`apps/raw/tools/<id>/`), in the order a host lists them. */
+/**
+ * The bundled tools (`tools/<id>/` of this package), in the order of `BUNDLED_TOOL_NAMES`: the TypeScript source of
+ * each folder's `tool.json` and `index.mjs` (test/manifests.test.ts checks the folders against it).
+ */
 export const BUNDLED_TOOLS: readonly BundledTool[] = [
   {
     id: "write_file",

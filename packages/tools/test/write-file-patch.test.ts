@@ -13,8 +13,8 @@ import {
 import { join } from "node:path";
 import { MAX_SOURCE_BYTES } from "@raw/effects";
 import { describe, expect, it } from "vitest";
-import { handler } from "../../src/tools/write-file/index.js";
-import { patchCode } from "../../src/tools/write-file/patch-fs.js";
+import { handler } from "../src/write-file/index.js";
+import { patchCode } from "../src/write-file/patch-fs.js";
 import { contextFor, rowsOf, scriptedSignal, tempDir, textOf } from "./helpers.js";
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");
@@ -515,7 +515,7 @@ describe("patch: the files_changed panel", () => {
   it("publishes added, modified and deleted entries, a move as both sides", async () => {
     const { parsePanelDeclarations } = await import("@raw/panel");
     const { createPanelHost } = await import("@raw/panel/host");
-    const { WRITE_FILE_MANIFEST } = await import("../../src/tools/write-file/manifest.js");
+    const { WRITE_FILE_MANIFEST } = await import("../src/write-file/manifest.js");
     const parsed = parsePanelDeclarations(WRITE_FILE_MANIFEST.panels);
     if (!parsed.ok) throw new Error("bad declarations");
     const call = createPanelHost().beginCall({

@@ -13,9 +13,9 @@ import { parsePanelDeclarations } from "@raw/panel";
 import { createPanelHost } from "@raw/panel/host";
 import type { ToolHandlerContext } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
-import { handler } from "../../src/tools/write-file/index.js";
-import { WRITE_FILE_MANIFEST } from "../../src/tools/write-file/manifest.js";
-import { operationErrorCode } from "../../src/tools/write-file/operations.js";
+import { handler } from "../src/write-file/index.js";
+import { WRITE_FILE_MANIFEST } from "../src/write-file/manifest.js";
+import { operationErrorCode } from "../src/write-file/operations.js";
 import { contextFor, rowsOf, scriptedSignal, tempDir } from "./helpers.js";
 
 const sha = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");

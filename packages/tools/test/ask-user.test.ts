@@ -6,8 +6,8 @@ import {
 } from "@raw/panel/host";
 import type { ToolHandlerContext } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
-import { handler, validateArgs } from "../../src/tools/ask-user/index.js";
-import { ASK_USER_INPUT_SCHEMA, ASK_USER_MANIFEST } from "../../src/tools/ask-user/manifest.js";
+import { handler, validateArgs } from "../src/ask-user/index.js";
+import { ASK_USER_INPUT_SCHEMA, ASK_USER_MANIFEST } from "../src/ask-user/manifest.js";
 import { schemaChecked, schemaRejects } from "./helpers.js";
 import { panelSession } from "./panel-context.js";
 
