@@ -1,5 +1,5 @@
 import { truncateUtf8, utf8Bytes } from "@raw/schema";
-import type { ToolRuleJson } from "@raw/tool-api";
+import type { ToolRule, ToolRuleJson } from "@raw/tool-api";
 
 /**
  * The rules every surface starts from without a rules file (amendment A10): ask before the bundled tools that
@@ -52,10 +52,10 @@ export function effectsAskRules(tools: readonly RuleSubject[]): ToolRuleJson[] {
  * matches a call always wins — `allow` runs it unasked, `deny` hides it — and a tool the user's rules never
  * mention is still asked before when it changes things. `defaults` counts the rules before the user's.
  */
-export function sessionRules<Rule>(
-  user: readonly Rule[] | undefined,
+export function sessionRules(
+  user: readonly (ToolRule | ToolRuleJson)[] | undefined,
   tools: readonly RuleSubject[],
-): { rules: Array<Rule | ToolRuleJson>; defaults: number } {
+): { rules: Array<ToolRule | ToolRuleJson>; defaults: number } {
   const defaults: ToolRuleJson[] = [...DEFAULT_RULES, ...effectsAskRules(tools)];
   return { rules: [...defaults, ...(user ?? [])], defaults: defaults.length };
 }
