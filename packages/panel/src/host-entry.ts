@@ -125,3 +125,13 @@ export {
   renderPanelsText,
 } from "./render-panels.js";
 export { type ReceiptLineInput, renderReceiptLine } from "./render-text.js";
+export {
+  checkStorableRecord,
+  checkStorableSettle,
+  isStorableId,
+  isStorableSessionId,
+  isStorableText,
+  MAX_STORE_ID_BYTES,
+  MAX_STORE_IDEMPOTENCY_KEY_CHARS,
+  MAX_STORE_TEXT_BYTES,
+} from "./store-inputs.js";

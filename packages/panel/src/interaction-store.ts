@@ -1,6 +1,7 @@
 import { ContractError, deepFreeze } from "@raw/schema";
 import type { PreparedForm } from "./forms.js";
 import type { MaybePromise } from "./maybe-async.js";
+import { checkStorableRecord, checkStorableSettle } from "./store-inputs.js";
 import type { PanelDeclaration, PanelDocument } from "./types.js";
 
 /** The life of an interaction request: `pending` until exactly one terminal state (`panels.md` §13.3). */
@@ -219,6 +220,7 @@ export function createMemoryInteractionStore(): SyncInteractionStore {
 
   return {
     create(record) {
+      checkStorableRecord(record);
       const { sessionId, requestId } = record.identity;
       if (sessions.get(sessionId)?.has(requestId)) {
         throw interactionDuplicate(requestId);
@@ -233,6 +235,7 @@ export function createMemoryInteractionStore(): SyncInteractionStore {
       if (!record) {
         throw interactionNotFound();
       }
+      checkStorableSettle(settle);
       const outcome = settleRecord(record, settle);
       if (!outcome.replay) {
         put(outcome.record);

@@ -39,6 +39,10 @@ class JumpingClock implements Clock {
 
 const TWO_HOURS_MS = 7_200_000;
 
+/** `MAX_STORE_ID_BYTES` and `MAX_STORE_IDEMPOTENCY_KEY_CHARS`, spelled out so the suite also judges older stores. */
+const MAX_ID_BYTES = 256;
+const MAX_KEY_CHARS = 128;
+
 const DECLARATION: PanelDeclaration = {
   id: "questions",
   title: "Questions",
@@ -273,6 +277,102 @@ export function defineInteractionStoreConformance(name: string, factory: Interac
       expect((await store.get("s1", done.identity.requestId))?.state).toBe("answered");
       expect((await store.get("s2", other.identity.requestId))?.state).toBe("pending");
       expect(await store.interruptPending("tools/a")).toBe(0);
+    });
+
+    it("refuses at the door ids no store could keep: interaction_invalid on create, unknown to every lookup", async () => {
+      const store = await open();
+      const bad = [
+        "",
+        "s".repeat(MAX_ID_BYTES + 1),
+        "é".repeat(MAX_ID_BYTES / 2 + 1),
+        "x".repeat(8_192),
+        "\u0001".repeat(1_400),
+        "a\u0000b",
+        "a\nb",
+        "a\u0085b",
+        "lone \ud800",
+        "\udc00 lone",
+      ];
+      for (const id of bad) {
+        expect(await codeOf(() => store.create(pendingRecord({ sessionId: id })))).toBe(
+          "interaction_invalid",
+        );
+        expect(await codeOf(() => store.create(pendingRecord({ sessionId: "s1", owner: id })))).toBe(
+          "interaction_invalid",
+        );
+        expect(await codeOf(() => store.create(pendingRecord({ sessionId: "s1", requestId: id })))).toBe(
+          "interaction_invalid",
+        );
+        // A lookup with an id that can never be stored finds nothing, whatever the database makes of the text.
+        expect(await store.get(id, crypto.randomUUID())).toBeUndefined();
+        expect(await store.get("s1", id)).toBeUndefined();
+        expect(await codeOf(() => store.settle(id, crypto.randomUUID(), answered()))).toBe(
+          "interaction_not_found",
+        );
+        expect(await codeOf(() => store.settle("s1", id, answered()))).toBe("interaction_not_found");
+        expect(await store.interruptPending(id)).toBe(0);
+        const stop = await store.watch(id, id, () => {});
+        stop();
+      }
+      // Nothing of the refused records was kept: the store still works and holds only what it accepted.
+      const record = pendingRecord({ sessionId: "s1" });
+      await store.create(record);
+      expect(await store.interruptPending("tools/ask")).toBe(1);
+    });
+
+    it("settles, wakes and interrupts a request whose ids sit at the bound", async () => {
+      const store = await open();
+      const sessionId = "é".repeat(MAX_ID_BYTES / 2);
+      const odd = `'"\\$1;--${"ü".repeat(20)}😀`;
+      const sessions = [sessionId, "s".repeat(MAX_ID_BYTES), odd];
+      for (const session of sessions) {
+        const record = pendingRecord({
+          sessionId: session,
+          owner: "o".repeat(MAX_ID_BYTES),
+          requestId: "r".repeat(MAX_ID_BYTES),
+        });
+        await store.create(record);
+        expect(await store.get(session, record.identity.requestId)).toEqual(record);
+        const seen: InteractionRecord[] = [];
+        await store.watch(session, record.identity.requestId, (r) => seen.push(r));
+        const ack = await store.settle(session, record.identity.requestId, answered());
+        expect(ack).toMatchObject({ state: "answered", revision: 2 });
+        await eventually(() => seen.length > 0);
+        expect(seen[0]?.identity.sessionId).toBe(session);
+      }
+      const left = pendingRecord({ sessionId, owner: "o".repeat(MAX_ID_BYTES) });
+      await store.create(left);
+      expect(await store.interruptPending("o".repeat(MAX_ID_BYTES))).toBe(1);
+      expect((await store.get(sessionId, left.identity.requestId))?.state).toBe("interrupted");
+    });
+
+    it("keeps every idempotency key exactly, and refuses lone surrogates, NUL and overlong keys with interaction_invalid", async () => {
+      const store = await open();
+      const kept = ["\uFFFD", "😀".repeat(MAX_KEY_CHARS), "k".repeat(MAX_KEY_CHARS), "a\u0001b\tc", "ü'\"\\"];
+      for (const key of kept) {
+        const record = pendingRecord({ sessionId: "s1" });
+        await store.create(record);
+        const ack = await store.settle("s1", record.identity.requestId, answered(key));
+        expect((await store.get("s1", record.identity.requestId))?.idempotencyKey).toBe(key);
+        expect(await store.settle("s1", record.identity.requestId, answered(key))).toEqual(ack);
+      }
+      const refused = ["\ud800", "a\udc00", "\udbff\ud800", "a\u0000b", "", "k".repeat(MAX_KEY_CHARS + 1)];
+      for (const key of refused) {
+        const record = pendingRecord({ sessionId: "s1" });
+        await store.create(record);
+        expect(await codeOf(() => store.settle("s1", record.identity.requestId, answered(key)))).toBe(
+          "interaction_invalid",
+        );
+        expect(await store.get("s1", record.identity.requestId)).toEqual(record);
+        expect((await store.settle("s1", record.identity.requestId, answered("ok"))).state).toBe("answered");
+      }
+      // A key that a UTF-8 database would have turned into U+FFFD never meets the one stored as U+FFFD.
+      const replaced = pendingRecord({ sessionId: "s1" });
+      await store.create(replaced);
+      await store.settle("s1", replaced.identity.requestId, answered("\uFFFD"));
+      expect(await codeOf(() => store.settle("s1", replaced.identity.requestId, answered("\ud800")))).toBe(
+        "interaction_invalid",
+      );
     });
 
     it("tells a watcher once the request is terminal, at once when it already is, never after unsubscribing", async () => {

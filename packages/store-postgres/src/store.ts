@@ -1,11 +1,16 @@
+import { createHash } from "node:crypto";
 import {
   acknowledgementOf,
+  checkStorableRecord,
+  checkStorableSettle,
   type InteractionAcknowledgement,
   type InteractionRecord,
   type InteractionSettle,
   type InteractionStore,
   interactionDuplicate,
   interactionNotFound,
+  isStorableId,
+  isStorableSessionId,
   settleRecord,
   TERMINAL_RESULTS,
 } from "@raw/panel/host";
@@ -88,6 +93,27 @@ interface Row {
   fingerprint: string | null;
   canonical_result: string | null;
   record: string;
+}
+
+/** Whether a lookup's ids could ever have been stored (any other id is unknown, whatever the server makes of it). */
+function storable(sessionId: string | undefined, requestId: string): boolean {
+  return isStorableSessionId(sessionId) && isStorableId(requestId);
+}
+
+/** A session argument of a lease or snapshot call: `interaction_invalid` unless a store could keep it. */
+function checkSession(sessionId: string | undefined): void {
+  if (!isStorableSessionId(sessionId)) {
+    throw storeError("interaction_invalid", "sessionId must be a storable id (see MAX_STORE_ID_BYTES)");
+  }
+}
+
+/**
+ * The wake-up payload of a request: the MD5 of its session column and of its id (64 hex characters), so a
+ * `NOTIFY` never outgrows the server's 8,000-byte limit whatever the ids (the server computes the same with `md5`).
+ */
+function wakeKey(key: string, requestId: string): string {
+  const md5 = (text: string) => createHash("md5").update(text, "utf8").digest("hex");
+  return md5(key) + md5(requestId);
 }
 
 /** The session column: `-` for no session, `+<id>` for a session, so `undefined` matches only `undefined`. */
@@ -179,6 +205,8 @@ export async function openPostgresInteractionStore(
 
   const leases = new Map<string, number>();
   const watchers = new Map<string, Set<(record: InteractionRecord) => void>>();
+  /** The watched requests by wake-up payload (`wakeKey`). */
+  const wakes = new Map<string, { key: string; requestId: string }>();
   const watchKey = (key: string, requestId: string) => `${key}\u0000${requestId}`;
   /** The monotonic end of the wait of every request this store created and has not seen settled. */
   const waits = new Map<string, { key: string; requestId: string; endsAt: number }>();
@@ -239,6 +267,7 @@ export async function openPostgresInteractionStore(
     const set = watchers.get(k);
     if (!set) return;
     watchers.delete(k);
+    wakes.delete(wakeKey(sessionKey(record.identity.sessionId), record.identity.requestId));
     for (const listen of set) {
       try {
         listen(record);
@@ -281,12 +310,8 @@ export async function openPostgresInteractionStore(
     client.on("error", retry);
     client.on("end", retry);
     client.on("notification", (message) => {
-      try {
-        const { s, r } = JSON.parse(message.payload ?? "") as { s: string; r: string };
-        if (watchers.has(watchKey(s, r))) void recheck(s, r);
-      } catch {
-        // Not one of ours.
-      }
+      const watched = wakes.get(message.payload ?? "");
+      if (watched !== undefined) void recheck(watched.key, watched.requestId);
     });
     try {
       await client.connect();
@@ -310,7 +335,7 @@ export async function openPostgresInteractionStore(
   };
   await listen();
 
-  const notifySql = `SELECT pg_notify('${channel}', json_build_object('s', $1::text, 'r', $2::text)::text)`;
+  const notifySql = `SELECT pg_notify('${channel}', md5($1::text) || md5($2::text))`;
 
   const endPending = async (where: string, values: unknown[], state: "expired" | "interrupted") => {
     const settled = await transaction(async (client) => {
@@ -355,6 +380,7 @@ export async function openPostgresInteractionStore(
       return listening;
     },
     async claimLease(sessionId) {
+      checkSession(sessionId);
       const key = sessionKey(sessionId);
       const result = await query(
         `INSERT INTO ${schema}.leases (session_key, epoch, holder, claimed_at) VALUES ($1, 1, $2, $3)
@@ -367,6 +393,7 @@ export async function openPostgresInteractionStore(
       return epoch;
     },
     async create(record) {
+      checkStorableRecord(record);
       const { sessionId, requestId, owner } = record.identity;
       const key = sessionKey(sessionId);
       const {
@@ -394,6 +421,7 @@ export async function openPostgresInteractionStore(
       });
     },
     async get(sessionId, requestId) {
+      if (!storable(sessionId, requestId)) return undefined;
       const rows = await query(
         `SELECT * FROM ${schema}.interactions WHERE session_key = $1 AND request_id = $2`,
         [sessionKey(sessionId), requestId],
@@ -402,6 +430,7 @@ export async function openPostgresInteractionStore(
       return row ? recordOf(row) : undefined;
     },
     async settle(sessionId, requestId, settle: InteractionSettle): Promise<InteractionAcknowledgement> {
+      if (!storable(sessionId, requestId)) throw interactionNotFound();
       const key = sessionKey(sessionId);
       const [ack, settled] = await transaction(async (client) => {
         await checkFence(client, key);
@@ -411,6 +440,7 @@ export async function openPostgresInteractionStore(
         );
         const row = rows.rows[0] as Row | undefined;
         if (!row) throw interactionNotFound();
+        checkStorableSettle(settle);
         const current = recordOf(row);
         const outcome = settleRecord(current, settle);
         if (outcome.replay) return [acknowledgementOf(outcome.record), undefined] as const;
@@ -435,12 +465,16 @@ export async function openPostgresInteractionStore(
       if (settled) deliver(settled);
       return ack;
     },
-    interruptPending(owner) {
+    async interruptPending(owner) {
+      if (!isStorableId(owner)) return 0;
       return endPending("owner = $1 AND state = 'pending'", [owner], "interrupted");
     },
     async watch(sessionId, requestId, listen) {
+      // A request that could never be stored never settles.
+      if (!storable(sessionId, requestId)) return () => {};
       const key = sessionKey(sessionId);
       const k = watchKey(key, requestId);
+      wakes.set(wakeKey(key, requestId), { key, requestId });
       let set = watchers.get(k);
       if (!set) {
         set = new Set();
@@ -450,7 +484,10 @@ export async function openPostgresInteractionStore(
       const stop = () => {
         const current = watchers.get(k);
         current?.delete(listen);
-        if (current?.size === 0) watchers.delete(k);
+        if (current?.size === 0) {
+          watchers.delete(k);
+          wakes.delete(wakeKey(key, requestId));
+        }
       };
       try {
         await recheck(key, requestId);
@@ -492,6 +529,7 @@ export async function openPostgresInteractionStore(
       return result.rowCount ?? 0;
     },
     async pending(sessionId) {
+      if (!isStorableSessionId(sessionId)) return [];
       const result =
         sessionId === undefined
           ? await query(`SELECT * FROM ${schema}.interactions WHERE state = 'pending' ORDER BY created_at`)
@@ -502,6 +540,7 @@ export async function openPostgresInteractionStore(
       return (result.rows as Row[]).map(recordOf);
     },
     async savePanels(sessionId, snapshot) {
+      checkSession(sessionId);
       await query(
         `INSERT INTO ${schema}.panel_snapshots (session_key, snapshot, saved_at) VALUES ($1, $2, $3)
          ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
@@ -509,6 +548,7 @@ export async function openPostgresInteractionStore(
       );
     },
     async loadPanels(sessionId) {
+      if (!isStorableSessionId(sessionId)) return undefined;
       const result = await query(`SELECT snapshot FROM ${schema}.panel_snapshots WHERE session_key = $1`, [
         sessionKey(sessionId),
       ]);
@@ -522,6 +562,7 @@ export async function openPostgresInteractionStore(
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
       if (sweepTimer !== undefined) clearInterval(sweepTimer);
       watchers.clear();
+      wakes.clear();
       waits.clear();
       if (listener) {
         listener.removeAllListeners();

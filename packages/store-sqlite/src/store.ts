@@ -1,10 +1,14 @@
 import {
   acknowledgementOf,
+  checkStorableRecord,
+  checkStorableSettle,
   type InteractionAcknowledgement,
   type InteractionRecord,
   type InteractionSettle,
   interactionDuplicate,
   interactionNotFound,
+  isStorableId,
+  isStorableSessionId,
   type SyncInteractionStore,
   settleRecord,
   TERMINAL_RESULTS,
@@ -68,6 +72,11 @@ interface Row {
   fingerprint: string | null;
   canonical_result: string | null;
   record: string;
+}
+
+/** Whether a lookup's ids could ever have been stored (any other id is unknown, whatever SQLite makes of it). */
+function storable(sessionId: string | undefined, requestId: string): boolean {
+  return isStorableSessionId(sessionId) && isStorableId(requestId);
 }
 
 /** The session column: `-` for no session, `+<id>` for a session, so `undefined` matches only `undefined`. */
@@ -244,6 +253,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     ): [InteractionAcknowledgement, InteractionRecord?] => {
       const row = statements.get.get(sessionKey(sessionId), requestId) as Row | undefined;
       if (!row) throw interactionNotFound();
+      checkStorableSettle(settle);
       const current = recordOf(row);
       const outcome = settleRecord(current, settle);
       if (outcome.replay) return [acknowledgementOf(outcome.record)];
@@ -272,6 +282,7 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
 
   const store: SqliteInteractionStore = {
     create: guarded((record: InteractionRecord) => {
+      checkStorableRecord(record);
       const { sessionId, requestId, owner } = record.identity;
       const {
         revision: _r,
@@ -293,20 +304,25 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       measure(record);
     }),
     get: guarded((sessionId: string | undefined, requestId: string) => {
+      if (!storable(sessionId, requestId)) return undefined;
       const row = statements.get.get(sessionKey(sessionId), requestId) as Row | undefined;
       return row ? recordOf(row) : undefined;
     }),
     settle: guarded((sessionId: string | undefined, requestId: string, settle: InteractionSettle) => {
+      if (!storable(sessionId, requestId)) throw interactionNotFound();
       const [ack, settled] = settleTx.immediate(sessionId, requestId, settle);
       if (settled) notify(settled);
       return ack;
     }),
     interruptPending: guarded((owner: string) => {
+      if (!isStorableId(owner)) return 0;
       const settled = endPending.immediate(statements.pendingOf.all(owner) as Row[], "interrupted");
       for (const record of settled) notify(record);
       return settled.length;
     }),
     watch(sessionId, requestId, listener) {
+      // A request that could never be stored never settles.
+      if (!storable(sessionId, requestId)) return () => {};
       const current = store.get(sessionId, requestId);
       if (current && current.state !== "pending") {
         listener(current);
@@ -344,16 +360,21 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
     }),
     prune: guarded(() => statements.prune.run(now() - replayWindowMs).changes),
     pending: guarded((sessionId?: string) =>
-      (
-        (sessionId === undefined
-          ? statements.pendingAll.all()
-          : statements.pendingIn.all(sessionKey(sessionId))) as Row[]
+      (!isStorableSessionId(sessionId)
+        ? []
+        : ((sessionId === undefined
+            ? statements.pendingAll.all()
+            : statements.pendingIn.all(sessionKey(sessionId))) as Row[])
       ).map(recordOf),
     ),
     savePanels: guarded((sessionId: string | undefined, snapshot: unknown) => {
+      if (!isStorableSessionId(sessionId)) {
+        throw storeError("interaction_invalid", "sessionId must be a storable id (see MAX_STORE_ID_BYTES)");
+      }
       statements.savePanels.run(sessionKey(sessionId), JSON.stringify(snapshot), now());
     }),
     loadPanels: guarded((sessionId: string | undefined) => {
+      if (!isStorableSessionId(sessionId)) return undefined;
       const row = statements.loadPanels.get(sessionKey(sessionId)) as { snapshot: string } | undefined;
       return row ? (JSON.parse(row.snapshot) as unknown) : undefined;
     }),
