@@ -24,6 +24,24 @@ export interface InteractionStoreContext {
 /** Opens a fresh, empty store for one case of the suite. */
 export type InteractionStoreFactory = (context: InteractionStoreContext) => MaybePromise<ConformanceStore>;
 
+/** A store that several processes share, each holding the leases of its own sessions (PostgreSQL). */
+export type LeasingConformanceStore = ConformanceStore & {
+  /** Takes the lease of a session for this store (its process). */
+  claimLease(sessionId: string | undefined): MaybePromise<unknown>;
+};
+
+/** Options of `defineInteractionStoreConformance`. */
+export interface InteractionStoreConformanceOptions {
+  /**
+   * For a store that processes share: opens two stores on one fresh, empty backing store, as two processes would
+   * (two holders). With it the suite proves that recovery stays in its lane: `interruptPending` ends only requests
+   * of sessions this store holds or that no live holder holds.
+   */
+  openPeers?(
+    context: InteractionStoreContext,
+  ): MaybePromise<[LeasingConformanceStore, LeasingConformanceStore]>;
+}
+
 /** A wall clock that can be set forward or back while timers keep measuring real elapsed time. */
 class JumpingClock implements Clock {
   offset = 0;
@@ -153,7 +171,11 @@ async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
  * `timeout_ms`; a request no one waits for is judged by its persisted deadline). `factory` opens a fresh, empty store
  * for each case with the case's clock; a store's `close` is called after it.
  */
-export function defineInteractionStoreConformance(name: string, factory: InteractionStoreFactory): void {
+export function defineInteractionStoreConformance(
+  name: string,
+  factory: InteractionStoreFactory,
+  options: InteractionStoreConformanceOptions = {},
+): void {
   describe(`interaction store conformance: ${name}`, () => {
     const opened: ConformanceStore[] = [];
     let clock = new JumpingClock();
@@ -374,6 +396,35 @@ export function defineInteractionStoreConformance(name: string, factory: Interac
         "interaction_invalid",
       );
     });
+
+    const openPeers = options.openPeers;
+    if (openPeers !== undefined) {
+      it("recovery stays in its lane: interruptPending never ends a session another live holder holds", async () => {
+        clock = new JumpingClock();
+        const [a, b] = await openPeers({ clock });
+        opened.push(a, b);
+        await a.claimLease("tenant-a");
+        await b.claimLease("tenant-b");
+        const mine = pendingRecord({ sessionId: "tenant-a" });
+        const theirs = pendingRecord({ sessionId: "tenant-b" });
+        const orphan = pendingRecord({ sessionId: "tenant-c" });
+        await a.create(mine);
+        await b.create(theirs);
+        await b.create(orphan);
+        // tenant-a is a's, tenant-c has no lease at all; tenant-b is held by b, which is alive.
+        expect(await a.interruptPending("tools/ask")).toBe(2);
+        expect((await a.get("tenant-a", mine.identity.requestId))?.state).toBe("interrupted");
+        expect((await a.get("tenant-c", orphan.identity.requestId))?.state).toBe("interrupted");
+        expect((await a.get("tenant-b", theirs.identity.requestId))?.state).toBe("pending");
+        expect((await b.settle("tenant-b", theirs.identity.requestId, answered())).state).toBe("answered");
+        // Once b is gone, no live holder holds tenant-b: its leftovers are a's to recover.
+        const left = pendingRecord({ sessionId: "tenant-b" });
+        await b.create(left);
+        await b.close?.();
+        expect(await a.interruptPending("tools/ask")).toBe(1);
+        expect((await a.get("tenant-b", left.identity.requestId))?.state).toBe("interrupted");
+      });
+    }
 
     it("tells a watcher once the request is terminal, at once when it already is, never after unsubscribing", async () => {
       const store = await open();

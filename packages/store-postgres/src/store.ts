@@ -72,6 +72,13 @@ export interface PostgresInteractionStore extends InteractionStore {
   expireOverdue(): Promise<number>;
   /** Deletes settled requests older than the replay window; returns how many. */
   prune(): Promise<number>;
+  /**
+   * Recovery after owner loss (`panels.md` §13.5 read with owner fencing): marks `interrupted` the pending requests
+   * of `owner` whose session this store holds, has no lease, or is leased by a holder that is no longer live (a
+   * live holder keeps an advisory lock on its listening connection). Another live holder's sessions are never
+   * touched. Returns how many.
+   */
+  interruptPending(owner: string): Promise<number>;
   /** The pending requests (of one session when given), oldest first. */
   pending(sessionId?: string): Promise<InteractionRecord[]>;
   /** Stores the panel host snapshot of a session (any JSON value), replacing the previous one. */
@@ -178,6 +185,8 @@ export async function openPostgresInteractionStore(
   const monotonic = options.monotonic ?? (() => performance.now());
   const replayWindowMs = options.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS;
   const channel = `raw_interactions_${schema}`;
+  /** The first key of the advisory lock every live holder of this schema keeps on its listening connection. */
+  const liveLock = `raw-holder:${schema}`;
   const config: pg.ClientConfig = {
     ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -316,6 +325,8 @@ export async function openPostgresInteractionStore(
     try {
       await client.connect();
       await client.query(`LISTEN ${channel}`);
+      // While this connection lives, this holder is live: other processes' recovery leaves its sessions alone.
+      await client.query("SELECT pg_try_advisory_lock(hashtext($1), hashtext($2))", [liveLock, holder]);
     } catch {
       retry();
       return;
@@ -467,7 +478,16 @@ export async function openPostgresInteractionStore(
     },
     async interruptPending(owner) {
       if (!isStorableId(owner)) return 0;
-      return endPending("owner = $1 AND state = 'pending'", [owner], "interrupted");
+      // Only sessions this store holds, that have no lease, or whose holder is gone (its advisory lock released).
+      return endPending(
+        `owner = $1 AND state = 'pending' AND NOT EXISTS (
+           SELECT 1 FROM ${schema}.leases l WHERE l.session_key = interactions.session_key AND l.holder <> $2
+           AND EXISTS (SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 2
+             AND k.classid = (hashtext($3)::bigint & 4294967295)::oid
+             AND k.objid = (hashtext(l.holder)::bigint & 4294967295)::oid))`,
+        [owner, holder, liveLock],
+        "interrupted",
+      );
     },
     async watch(sessionId, requestId, listen) {
       // A request that could never be stored never settles.

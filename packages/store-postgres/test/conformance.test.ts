@@ -11,11 +11,28 @@ afterAll(() => cluster?.stop());
 let n = 0;
 
 // The case's clock is the store's wall clock, and the expiry sweep runs often, so the clock-jump cases reach it.
-defineInteractionStoreConformance("postgres", ({ clock }) =>
-  openPostgresInteractionStore({
-    connectionString: cluster.url,
-    schema: `conf_${n++}`,
-    now: clock.now,
-    sweepIntervalMs: 50,
-  }),
+defineInteractionStoreConformance(
+  "postgres",
+  ({ clock }) =>
+    openPostgresInteractionStore({
+      connectionString: cluster.url,
+      schema: `conf_${n++}`,
+      now: clock.now,
+      sweepIntervalMs: 50,
+    }),
+  {
+    // Two processes' stores on one schema: two holders, each with its own pool and listening connection.
+    async openPeers({ clock }) {
+      const schema = `conf_${n++}`;
+      const open = () =>
+        openPostgresInteractionStore({
+          connectionString: cluster.url,
+          schema,
+          now: clock.now,
+          sweepIntervalMs: 0,
+        });
+      const a = await open();
+      return [a, await open()];
+    },
+  },
 );
