@@ -81,7 +81,10 @@ export interface PostgresInteractionStore extends InteractionStore {
   interruptPending(owner: string): Promise<number>;
   /** The pending requests (of one session when given), oldest first. */
   pending(sessionId?: string): Promise<InteractionRecord[]>;
-  /** Stores the panel host snapshot of a session (any JSON value), replacing the previous one. */
+  /**
+   * Stores the panel host snapshot of a session (any JSON value), replacing the previous one; fenced like every
+   * write (`interaction_store_fenced` once another process claimed the session).
+   */
   savePanels(sessionId: string | undefined, snapshot: unknown): Promise<void>;
   /** The last panel snapshot of a session, if any. */
   loadPanels(sessionId: string | undefined): Promise<unknown>;
@@ -561,11 +564,16 @@ export async function openPostgresInteractionStore(
     },
     async savePanels(sessionId, snapshot) {
       checkSession(sessionId);
-      await query(
-        `INSERT INTO ${schema}.panel_snapshots (session_key, snapshot, saved_at) VALUES ($1, $2, $3)
-         ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
-        [sessionKey(sessionId), JSON.stringify(snapshot), now()],
-      );
+      const key = sessionKey(sessionId);
+      // Fenced like every other write: a holder whose lease was taken over changes nothing.
+      await transaction(async (client) => {
+        await checkFence(client, key);
+        await client.query(
+          `INSERT INTO ${schema}.panel_snapshots (session_key, snapshot, saved_at) VALUES ($1, $2, $3)
+           ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
+          [key, JSON.stringify(snapshot), now()],
+        );
+      });
     },
     async loadPanels(sessionId) {
       if (!isStorableSessionId(sessionId)) return undefined;

@@ -7,8 +7,12 @@ export const SQLITE_APPLICATION_ID = 0x52415731;
 /** How long a settled request stays for idempotent replays before it is pruned: 24 hours (`panels.md` §13.4). */
 export const DEFAULT_REPLAY_WINDOW_MS = 86_400_000;
 
-/** How long a write waits for a lock held by another connection before failing (milliseconds). */
-export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/**
+ * How long a write waits for a lock held by another connection before failing with `interaction_store_busy`
+ * (milliseconds). SQLite waits synchronously, on the host's event loop, so this is the longest stall another
+ * process's write lock can cause; the sweep then tries again on its next turn.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 100;
 
 /** Default period of the sweep that expires overdue requests and prunes old settled ones (milliseconds). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;

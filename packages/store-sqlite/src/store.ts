@@ -190,6 +190,9 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       "SELECT * FROM raw_interactions WHERE state = 'pending' AND session_key = ? ORDER BY created_at",
     ),
     prune: db.prepare("DELETE FROM raw_interactions WHERE state != 'pending' AND settled_at < ?"),
+    prunable: db.prepare(
+      "SELECT 1 FROM raw_interactions WHERE state != 'pending' AND settled_at < ? LIMIT 1",
+    ),
     savePanels: db.prepare(
       `INSERT INTO raw_panel_snapshots (session_key, snapshot, saved_at) VALUES (?, ?, ?)
        ON CONFLICT (session_key) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at`,
@@ -354,11 +357,18 @@ export function openSqliteInteractionStore(options: SqliteInteractionStoreOption
       for (const row of statements.overdue.all(now()) as Row[]) {
         if (!waits.has(`${row.session_key}\u0000${row.request_id}`)) due.push(row);
       }
+      // Nothing due: no write transaction, so another process's write lock is never waited for.
+      if (due.length === 0) return 0;
       const settled = endPending.immediate(due, "expired");
       for (const record of settled) notify(record);
       return settled.length;
     }),
-    prune: guarded(() => statements.prune.run(now() - replayWindowMs).changes),
+    prune: guarded(() => {
+      const before = now() - replayWindowMs;
+      // A read first (never blocked in WAL mode): the write lock is asked for only when there is something to delete.
+      if (statements.prunable.get(before) === undefined) return 0;
+      return statements.prune.run(before).changes;
+    }),
     pending: guarded((sessionId?: string) =>
       (!isStorableSessionId(sessionId)
         ? []
