@@ -21,3 +21,31 @@ export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
 
 /** Default period of the sweep that expires overdue requests of any process (milliseconds); `0` turns it off. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+
+/**
+ * Longest wait of one store statement for a row lock another transaction holds (milliseconds, the server's
+ * `lock_timeout`); below the interaction service's store timeout (5 s), so a waiting call fails coded instead.
+ */
+export const STORE_LOCK_TIMEOUT_MS = 1_000;
+
+/** Longest run of one store statement on the server (milliseconds, the server's `statement_timeout`). */
+export const STORE_STATEMENT_TIMEOUT_MS = 2_000;
+
+/**
+ * Longest wait for the server's answer to one query (milliseconds, the driver's `query_timeout`): a partitioned
+ * server fails the call and the connection is discarded, never returned to the pool.
+ */
+export const STORE_QUERY_TIMEOUT_MS = 3_000;
+
+/**
+ * How long a transaction may sit idle on the server before the server ends its session and releases its locks
+ * (milliseconds, `idle_in_transaction_session_timeout`): what frees the rows of a holder paused or partitioned
+ * inside a transaction.
+ */
+export const STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 2_000;
+
+/**
+ * Longest `claimLease` against a paused or partitioned holder (milliseconds): it retries its lock wait until the
+ * server has ended the holder's idle transaction (`STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS`), within this bound.
+ */
+export const LEASE_TAKEOVER_TIMEOUT_MS = 4_000;

@@ -22,9 +22,14 @@ import {
   DEFAULT_POOL_SIZE,
   DEFAULT_REPLAY_WINDOW_MS,
   DEFAULT_SWEEP_INTERVAL_MS,
+  LEASE_TAKEOVER_TIMEOUT_MS,
   MAX_RECONNECT_DELAY_MS,
   RECONNECT_DELAY_MS,
   SCHEMA_NAME_PATTERN,
+  STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  STORE_LOCK_TIMEOUT_MS,
+  STORE_QUERY_TIMEOUT_MS,
+  STORE_STATEMENT_TIMEOUT_MS,
 } from "./limits.js";
 import { migrate } from "./migrations.js";
 
@@ -163,6 +168,9 @@ function translate(error: unknown): unknown {
       `the database refused or lost the connection (${code})`,
     );
   }
+  if (code === "55P03" || code === "57014") {
+    return storeError("interaction_store_busy", `a lock or statement timeout ended the operation (${code})`);
+  }
   if (error instanceof Error && /timeout|terminated|Connection/i.test(error.message)) {
     return storeError("interaction_store_unavailable", "the database refused or lost the connection");
   }
@@ -197,6 +205,11 @@ export async function openPostgresInteractionStore(
   };
   const pool = new pg.Pool({
     ...config,
+    // Every wait is bounded below the interaction service's store timeout (5 s).
+    lock_timeout: STORE_LOCK_TIMEOUT_MS,
+    statement_timeout: STORE_STATEMENT_TIMEOUT_MS,
+    query_timeout: STORE_QUERY_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     application_name: `raw-store-${holder}`,
   });
@@ -238,17 +251,38 @@ export async function openPostgresInteractionStore(
     } catch (error) {
       throw translate(error);
     }
+    let broken = false;
     try {
       await client.query("BEGIN");
       const out = await work(client);
       await client.query("COMMIT");
       return out;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
+      // A driver failure (a timeout, a lost server) may leave the connection mid-query: it is discarded.
+      broken = !isContractError(error);
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
       throw translate(error);
     } finally {
-      client.release();
+      client.release(broken);
     }
+  };
+
+  /**
+   * Ends the server sessions of other Raw stores (`raw-store-*`) that hold a lock on this schema's leases while idle
+   * in a transaction for longer than `STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS`: a paused or partitioned holder. A
+   * session of another application is never touched. Needs the same role (or `pg_signal_backend`).
+   */
+  const endPausedHolders = async () => {
+    await query(
+      `SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+       WHERE a.pid <> pg_backend_pid() AND a.state LIKE 'idle in transaction%'
+       AND a.application_name LIKE 'raw-store-%'
+       AND a.state_change < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+       AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.relation = '${schema}.leases'::regclass)`,
+      [STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS],
+    ).catch(() => {});
   };
 
   const query = async (text: string, values: unknown[] = []) => {
@@ -396,13 +430,27 @@ export async function openPostgresInteractionStore(
     async claimLease(sessionId) {
       checkSession(sessionId);
       const key = sessionKey(sessionId);
-      const result = await query(
-        `INSERT INTO ${schema}.leases (session_key, epoch, holder, claimed_at) VALUES ($1, 1, $2, $3)
-         ON CONFLICT (session_key) DO UPDATE SET epoch = ${schema}.leases.epoch + 1, holder = excluded.holder,
-         claimed_at = excluded.claimed_at RETURNING epoch`,
-        [key, holder, now()],
-      );
-      const epoch = Number((result.rows[0] as { epoch: string }).epoch);
+      const until = monotonic() + LEASE_TAKEOVER_TIMEOUT_MS;
+      let epoch: number | undefined;
+      // A holder paused inside a transaction keeps the lease row locked: each attempt waits at most
+      // STORE_LOCK_TIMEOUT_MS, then a paused Raw holder's idle transaction is ended, within LEASE_TAKEOVER_TIMEOUT_MS.
+      while (epoch === undefined) {
+        try {
+          epoch = await transaction(async (client) => {
+            const claimed = await client.query(
+              `INSERT INTO ${schema}.leases (session_key, epoch, holder, claimed_at) VALUES ($1, 1, $2, $3)
+               ON CONFLICT (session_key) DO UPDATE SET epoch = ${schema}.leases.epoch + 1, holder = excluded.holder,
+               claimed_at = excluded.claimed_at RETURNING epoch`,
+              [key, holder, now()],
+            );
+            return Number((claimed.rows[0] as { epoch: string }).epoch);
+          });
+        } catch (error) {
+          const timedOut = isContractError(error) && /55P03|57014/.test(error.message);
+          if (!timedOut || monotonic() >= until) throw error;
+          await endPausedHolders();
+        }
+      }
       leases.set(key, epoch);
       return epoch;
     },
