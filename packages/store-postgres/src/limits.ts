@@ -49,3 +49,20 @@ export const STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 2_000;
  * server has ended the holder's idle transaction (`STORE_IDLE_IN_TRANSACTION_TIMEOUT_MS`), within this bound.
  */
 export const LEASE_TAKEOVER_TIMEOUT_MS = 4_000;
+
+/** Period of the heartbeat (`SELECT 1`) on the listening connection (milliseconds). */
+export const LISTEN_HEARTBEAT_INTERVAL_MS = 1_000;
+
+/**
+ * Longest wait for the heartbeat's answer (milliseconds): past it the listening connection counts as dead (a relay
+ * or NAT that dropped it without closing), `listening` turns `false`, and a new connection listens and re-reads
+ * every waiting request. With `LISTEN_HEARTBEAT_INTERVAL_MS` this bounds detection to 3 s, so an answer stored
+ * after a silent drop wakes its waiter within `LISTEN_WAKE_BOUND_MS`.
+ */
+export const LISTEN_HEARTBEAT_TIMEOUT_MS = 2_000;
+
+/** TCP keepalive idle time of the listening connection (milliseconds): the kernel probes a silent peer too. */
+export const LISTEN_KEEPALIVE_IDLE_MS = 1_000;
+
+/** The documented bound: an answer stored after a silent drop of the listening connection wakes its waiter within this. */
+export const LISTEN_WAKE_BOUND_MS = 5_000;

@@ -23,6 +23,9 @@ import {
   DEFAULT_REPLAY_WINDOW_MS,
   DEFAULT_SWEEP_INTERVAL_MS,
   LEASE_TAKEOVER_TIMEOUT_MS,
+  LISTEN_HEARTBEAT_INTERVAL_MS,
+  LISTEN_HEARTBEAT_TIMEOUT_MS,
+  LISTEN_KEEPALIVE_IDLE_MS,
   MAX_RECONNECT_DELAY_MS,
   RECONNECT_DELAY_MS,
   SCHEMA_NAME_PATTERN,
@@ -129,6 +132,11 @@ function checkSession(sessionId: string | undefined): void {
 function wakeKey(key: string, requestId: string): string {
   const md5 = (text: string) => createHash("md5").update(text, "utf8").digest("hex");
   return md5(key) + md5(requestId);
+}
+
+/** Resolves after `ms` milliseconds without holding the process open. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }
 
 /** The session column: `-` for no session, `+<id>` for a session, so `undefined` matches only `undefined`. */
@@ -240,6 +248,8 @@ export async function openPostgresInteractionStore(
   let listening = false;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** The heartbeat of the current listening connection. */
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
   let delay = RECONNECT_DELAY_MS;
 
   /** Runs `work` in a transaction on one pooled connection; a fenced session rolls back. */
@@ -339,13 +349,26 @@ export async function openPostgresInteractionStore(
 
   const listen = async () => {
     if (closed) return;
-    const client = new pg.Client({ ...config, application_name: `raw-listen-${holder}` });
+    const client = new pg.Client({
+      ...config,
+      application_name: `raw-listen-${holder}`,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: LISTEN_KEEPALIVE_IDLE_MS,
+    });
     const retry = () => {
-      listening = false;
-      if (closed || reconnectTimer !== undefined) return;
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      heartbeat = undefined;
       client.removeAllListeners();
       client.on("error", () => {});
       client.end().catch(() => {});
+      // A dropped connection may never answer the goodbye: its socket goes at once.
+      (
+        client as unknown as { connection?: { stream?: { destroy?(): void } } }
+      ).connection?.stream?.destroy?.();
+      if (listener !== undefined && listener !== client) return;
+      listener = undefined;
+      listening = false;
+      if (closed || reconnectTimer !== undefined) return;
       reconnectTimer = setTimeout(() => {
         reconnectTimer = undefined;
         void listen();
@@ -375,6 +398,25 @@ export async function openPostgresInteractionStore(
     listener = client;
     listening = true;
     delay = RECONNECT_DELAY_MS;
+    // A connection a relay dropped without closing never says so: a heartbeat that goes unanswered ends it.
+    let beating = false;
+    heartbeat = setInterval(() => {
+      if (beating || closed) return;
+      beating = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const dead = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("heartbeat unanswered")), LISTEN_HEARTBEAT_TIMEOUT_MS);
+      });
+      const beat = client.query("SELECT 1");
+      beat.catch(() => {});
+      Promise.race([beat, dead])
+        .catch(retry)
+        .finally(() => {
+          clearTimeout(timer);
+          beating = false;
+        });
+    }, LISTEN_HEARTBEAT_INTERVAL_MS);
+    heartbeat.unref?.();
     // Anything settled while the connection was down is found now: no answer is lost.
     for (const k of [...watchers.keys()]) {
       const [s, r] = k.split("\u0000") as [string, string];
@@ -637,13 +679,20 @@ export async function openPostgresInteractionStore(
       listening = false;
       if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
       if (sweepTimer !== undefined) clearInterval(sweepTimer);
+      if (heartbeat !== undefined) clearInterval(heartbeat);
       watchers.clear();
       wakes.clear();
       waits.clear();
       if (listener) {
         listener.removeAllListeners();
         listener.on("error", () => {});
-        await listener.end().catch(() => {});
+        const ending = listener.end().catch(() => {});
+        // A connection a relay dropped never answers the goodbye: its socket goes after a short wait.
+        const gone = await Promise.race([ending.then(() => true), sleep(1_000).then(() => false)]);
+        if (!gone)
+          (
+            listener as unknown as { connection?: { stream?: { destroy?(): void } } }
+          ).connection?.stream?.destroy?.();
       }
       await pool.end().catch(() => {});
     },
