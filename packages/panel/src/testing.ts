@@ -168,8 +168,11 @@ async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
  * `interaction_not_found`, owner interruption, watchers (at once when terminal, after a settle, unsubscribed), one
  * winner among concurrent settles, a full request → submit → settle round trip through the service, and wall-clock
  * jumps (set forward: a live request stays answerable, answered once; set back: it still expires at its
- * `timeout_ms`; a request no one waits for is judged by its persisted deadline). `factory` opens a fresh, empty store
- * for each case with the case's clock; a store's `close` is called after it.
+ * `timeout_ms`; a request no one waits for is judged by its persisted deadline), inputs refused at the door by the
+ * same rules in every store (ids over `MAX_STORE_ID_BYTES`, control characters, lone surrogates; idempotency keys
+ * kept exactly or refused with `interaction_invalid`; ids at the bound settle, wake and interrupt), and, with
+ * `options.openPeers`, recovery that stays in its lane. `factory` opens a fresh, empty store for each case with the
+ * case's clock; a store's `close` is called after it.
  */
 export function defineInteractionStoreConformance(
   name: string,
