@@ -429,9 +429,15 @@ export async function openPostgresInteractionStore(
 
   const endPending = async (where: string, values: unknown[], state: "expired" | "interrupted") => {
     const settled = await transaction(async (client) => {
-      const rows = (
-        await client.query(`SELECT * FROM ${schema}.interactions WHERE ${where} FOR UPDATE`, values)
-      ).rows as Row[];
+      const rows =
+        // A row another transaction holds (a settle in flight, a paused holder) is skipped, never waited for: one
+        // session's stuck row never holds up the sweep or recovery of the others; the next sweep sees it again.
+        (
+          await client.query(
+            `SELECT * FROM ${schema}.interactions WHERE ${where} FOR UPDATE SKIP LOCKED`,
+            values,
+          )
+        ).rows as Row[];
       const out: InteractionRecord[] = [];
       for (const row of rows) {
         if (leases.has(row.session_key)) {

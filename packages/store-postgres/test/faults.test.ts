@@ -137,3 +137,41 @@ describe("bounded waits on locks", () => {
     }
   }, 30_000);
 });
+
+describe("one session's locked row never holds up the sweep", () => {
+  it("a holder paused on one request: the sweep still expires another session's overdue request", async () => {
+    const schema = schemaName();
+    const store = await open(schema);
+    const now = Date.now();
+    const locked = sampleInteractionRecord({
+      sessionId: "s1",
+      createdAt: now - 10_000,
+      deadline: now - 5_000,
+    });
+    const orphan = sampleInteractionRecord({
+      sessionId: "s2",
+      createdAt: now - 10_000,
+      deadline: now - 5_000,
+    });
+    await store.create(locked);
+    await store.create(orphan);
+    const sweeper = await open(schema);
+    const child = spawn(process.execPath, [
+      "-e",
+      PAUSED_SETTLE,
+      cluster.url,
+      schema,
+      "+s1",
+      locked.identity.requestId,
+    ]);
+    try {
+      await readLines(child).line("locked");
+      child.kill("SIGSTOP");
+      expect(await sweeper.expireOverdue()).toBe(1);
+      expect((await sweeper.get("s2", orphan.identity.requestId))?.state).toBe("expired");
+      expect((await sweeper.get("s1", locked.identity.requestId))?.state).toBe("pending");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 30_000);
+});
