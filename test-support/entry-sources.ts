@@ -4,4 +4,5 @@ export const ENTRY_SOURCES: Readonly<Record<string, string>> = {
   "./testing": "src/testing.ts",
   "./host": "src/host-entry.ts",
   "./internal": "src/internal.ts",
+  "./prestart": "src/prestart.ts",
 };

@@ -1,4 +1,5 @@
-import { build } from "esbuild";
+import { copyFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -23,20 +24,11 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   banner: { js: "#!/usr/bin/env node" },
-  // The child process of `raw validate` that imports tool entries: a small script of its own, CommonJS (loaded
-  // synchronously, so it listens on its IPC channel before the first message is read), with no `@raw/*` code.
+  // The child process of `raw validate` that imports tool entries: `@raw/validate/child` (a small CommonJS script with
+  // no `@raw/*` code), copied next to the binary, which names it with `useChildScript`. The CLI inlines
+  // `@raw/validate` like the other libraries, so the package itself need not be installed beside it.
   async onSuccess() {
-    await build({
-      entryPoints: ["src/validate-child.ts"],
-      outfile: "dist/validate-child.cjs",
-      bundle: true,
-      format: "cjs",
-      platform: "node",
-      target: "node20",
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
-      logLevel: "warning",
-    });
+    const child = createRequire(import.meta.url).resolve("@raw/validate/child");
+    await copyFile(child, "dist/validate-child.cjs");
   },
 });

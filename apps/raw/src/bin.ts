@@ -6,8 +6,11 @@ const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
 // that both boot at the same time (the child script sits next to this file in dist/). Not for `--help`; and until
 // the command takes it, the child does not keep this process alive (a usage error exits at once and kills it).
 if (argv[0] === "validate" && argv.length > 1 && !options.includes("--help") && !options.includes("-h")) {
-  const { prestartValidateChild } = await import("./support/validate-prestart.js");
-  prestartValidateChild(fileURLToPath(new URL("validate-child.cjs", import.meta.url)), process.cwd());
+  const { prestartValidateChild, useChildScript } = await import("@raw/validate/prestart");
+  // The child script ships in this package's dist (a copy of `@raw/validate/child`, see tsup.config.ts).
+  const script = fileURLToPath(new URL("validate-child.cjs", import.meta.url));
+  useChildScript(script);
+  prestartValidateChild(script, process.cwd());
   // A validation run is short: V8's optimizing compiler (TurboFan) never pays for itself in it, and its code and
   // compile zones were a sixth of the run's peak memory (`bench/suites/08-cli.mjs`: peak RSS on 100 folders 64 MB
   // with it, 58 MB without, same time; 1,000 folders no slower). Set before the command's modules load. (Keeping the
@@ -18,7 +21,7 @@ if (argv[0] === "validate" && argv.length > 1 && !options.includes("--help") && 
   // while this process would otherwise wait for the file system (the command imports them again, from the cache).
   for (const load of [
     () => import("./commands/validate.js"),
-    () => import("./support/validate-files.js"),
+    () => import("@raw/validate"),
     () => import("@raw/tool-api"),
   ])
     load().catch(() => undefined);

@@ -8,7 +8,7 @@ import { metaSchemaIssues } from "./meta-schema-issues.js";
 import { metaSchemaErrors } from "./meta-validators.js";
 import { isPlainObject } from "./plain-object.js";
 import { escapePointerToken } from "./pointer.js";
-import { metaFailureIssues, strictCompileIssues } from "./schema-diagnostics.js";
+import { metaFailureIssues, staticSchemaIssues, strictCompileIssues } from "./schema-diagnostics.js";
 
 /** A compiled object schema: validates values and reports every violation as an issue. */
 export interface ObjectValidator {
@@ -171,9 +171,16 @@ function compileChecked(
       path: `${at}/$schema`,
     });
   }
+  const profile = options.profile ?? "strict";
+  if (issues.length > 0 && dialect !== undefined && profile === "strict") {
+    // The compile stops here, but the static findings of the rest of the schema are reported in the same run.
+    const { $schema: _declared, ...body } = schema;
+    const stopped = new Set(issues.map((issue) => issue.path ?? at));
+    const found = staticSchemaIssues(body, dialect, label, at, stopped, metaSchemaErrors, hasId);
+    return { ok: false, issues: [...issues, ...atSchemaPointer(found, at)] };
+  }
   if (issues.length > 0 || dialect === undefined) return { ok: false, issues };
 
-  const profile = options.profile ?? "strict";
   // Every spelling of a dialect compiles identically: the engine is chosen above, so `$schema` is not passed on.
   const { $schema: _declared, ...body } = schema;
   const metaErrors = metaSchemaErrors(dialect, body);

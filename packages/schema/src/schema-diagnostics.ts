@@ -365,3 +365,53 @@ function fragmentToPointer(fragment: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The findings of a strict-profile schema whose compile stops before Ajv runs (a remote `$ref`, `$async`, a root
+ * that is not `type: "object"`), so that one run reports them all: the schema is diagnosed as if the keywords at
+ * `stopped` (the pointers of the issues that stopped the compile: `$ref` and `$async` keys) were not there, so every
+ * keyword value of the wrong type (the meta-schema check) and every strict-mode violation (unknown keywords with the
+ * nearest valid one, union types, unknown formats, untyped nested `properties`, ...) is reported, at its keyword.
+ * A finding at a pointer in `stopped` is left out. Never throws.
+ */
+export function staticSchemaIssues(
+  body: Record<string, unknown>,
+  dialect: Dialect,
+  label: string,
+  at: string,
+  stopped: ReadonlySet<string>,
+  metaErrorsOf: (dialect: Dialect, body: Record<string, unknown>) => readonly ErrorObject[],
+  hasId = false,
+): Issue[] {
+  try {
+    const copy = structuredClone(body);
+    for (const path of stopped) {
+      const tokens = path.startsWith(at) ? parsePointer(path.slice(at.length)) : undefined;
+      const key = tokens?.pop();
+      if (tokens === undefined || key === undefined) continue;
+      const parent = valueAtPointer(copy, tokens);
+      if (isPlainObject(parent)) delete parent[key];
+    }
+    // A root without "type" is reported as such; its object keywords are not reported again as untyped.
+    if (stopped.has(`${at}/type`) && copy.type === undefined) copy.type = "object";
+    const metaErrors = metaErrorsOf(dialect, copy);
+    if (metaErrors.length > 0) {
+      return metaFailureIssues(copy, dialect, label, at, metaErrors, hasId).filter(
+        (issue) => !stopped.has(issue.path ?? at),
+      );
+    }
+    const { found, error, refs } = collectStrictFindings(copy, copy, dialect, at, hasId);
+    if (error !== undefined) addFinding(found, locate(error, copy, dialect, at, refs));
+    return sortByDocumentOrder(
+      toIssues(
+        found.filter((f) => !stopped.has(f.path)),
+        label,
+      ),
+      copy,
+      at,
+    );
+  } catch {
+    // An exotic value (or one structuredClone refuses): the issues that stopped the compile alone are reported.
+    return [];
+  }
+}

@@ -1,10 +1,10 @@
 import { stringifyForDisplay } from "@raw/schema";
 import { createToolRegistry, type PreToolUseRequest } from "@raw/tool-api";
+import { formatText } from "@raw/validate";
 import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { displayLine, effectLines } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { availableToolNames } from "../support/tool-names.js";
 import { sessionCwd } from "./call.js";
 

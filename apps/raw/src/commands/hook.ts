@@ -1,11 +1,11 @@
 import { basename } from "node:path";
 import { buildHookPayload, createHookDispatcher, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
 import { stringifyForDisplay } from "@raw/schema";
+import { formatText } from "@raw/validate";
 import { jsonOption, parseCommand, stringOption } from "../support/args.js";
 import { loadHookFolders } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, UsageError } from "../support/io.js";
 import { displayBlock, displayLine, indent } from "../support/present.js";
-import { formatText } from "../support/report.js";
 import { sessionCwd } from "./call.js";
 
 /**

@@ -1,11 +1,18 @@
 import { basename, extname, resolve } from "node:path";
 import { type PanelDocument, validatePanelDocument } from "@raw/panel";
 import { type RenderablePanel, renderPanelsText } from "@raw/panel/host";
+import {
+  displayPath,
+  formatReports,
+  formatText,
+  locate,
+  placeIssue,
+  type ReportFormat,
+  readJsonFile,
+  validateJsonFile,
+} from "@raw/validate";
 import { parseCommand, stringOption } from "../support/args.js";
-import { displayPath, readJsonFile } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
-import { formatReports, formatText, locate, placeIssue, type ReportFormat } from "../support/report.js";
-import { validateJsonFile } from "../support/validate-files.js";
 
 /** `raw panel render <file...> [--title t] [--select id]` and `raw panel validate <file> [--format text|json|github]`. */
 export async function run(argv: string[], io: CliIo): Promise<number> {

@@ -1,14 +1,20 @@
 import { resolve } from "node:path";
 import { stringifyForDisplay } from "@raw/schema";
 import { createPolicy, type PolicyExplanation } from "@raw/tool-api";
+import type { ExpectedDecision, PolicyCase } from "@raw/validate";
+import {
+  displayPath,
+  type FileReport,
+  formatText,
+  locate,
+  placeIssue,
+  readJsonFile,
+  validateCasesValue,
+} from "@raw/validate";
 import { jsonOption, type ParsedCommand, parseCommand, stringOption } from "../support/args.js";
-import type { ExpectedDecision, PolicyCase } from "../support/cases.js";
-import { displayPath, readJsonFile } from "../support/files.js";
 import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { compactJson, displayLine } from "../support/present.js";
-import { type FileReport, formatText, locate, placeIssue } from "../support/report.js";
-import { validateCasesValue } from "../support/validate-files.js";
 
 /** The deciding rule of an explanation as written in the rules file, with its location. */
 function decidingRule(rules: RulesInput, explanation: PolicyExplanation) {

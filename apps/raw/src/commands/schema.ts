@@ -1,9 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
+import { casesSchemaText, displayPath } from "@raw/validate";
 import { parseCommand, stringOption } from "../support/args.js";
-import { casesSchemaText } from "../support/cases.js";
-import { displayPath } from "../support/files.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_OK } from "../support/io.js";
 import { displayLine } from "../support/present.js";
 

@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { displayPath, parseJsonSource, readJsonFile } from "@raw/validate";
 import { COMMANDS, type CommandForm, type CommandName } from "../commands/definitions.js";
-import { displayPath, readJsonFile } from "./files.js";
 import { CliFailure, UsageError } from "./io.js";
-import { parseJsonSource } from "./json-source.js";
 import { closeName, rankByNearness } from "./nearest.js";
 import { usageOf } from "./usage.js";
 

@@ -3,10 +3,9 @@ import { basename, join, resolve } from "node:path";
 import { isContractError } from "@raw/schema";
 import { type LoadedTool, loadToolFolders, type ToolSelection } from "@raw/tool-api";
 import { bundledToolFolders } from "@raw/tools";
+import { type FileReport, locate, toolReport } from "@raw/validate";
 import { CliFailure } from "./io.js";
 import { bundledHooksRoot } from "./paths.js";
-import { type FileReport, locate } from "./report.js";
-import { toolReport } from "./validate-files.js";
 
 /**
  * True when a `--tool` or `--hook` value names a folder by path (`./guard`, `../x/guard`, `/abs/guard`,

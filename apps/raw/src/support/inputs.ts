@@ -1,11 +1,9 @@
 import { basename, resolve } from "node:path";
 import { type LoadedHook, validateHookFolder } from "@raw/hook-protocol";
 import { parseRules, type ToolRule } from "@raw/tool-api";
+import type { SourcePosition } from "@raw/validate";
+import { displayPath, type FileReport, hookReport, locate, placeIssue, readJsonFile } from "@raw/validate";
 import { hookFolder, realFolder } from "./bundled.js";
-import { displayPath, readJsonFile } from "./files.js";
-import type { SourcePosition } from "./json-source.js";
-import { type FileReport, locate, placeIssue } from "./report.js";
-import { hookReport } from "./validate-files.js";
 
 /** A parsed rules file: the rules, the raw JSON (to show a rule as written) and where each rule starts. */
 export interface RulesInput {

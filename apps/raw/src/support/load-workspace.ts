@@ -1,10 +1,10 @@
 import type { LoadedHook } from "@raw/hook-protocol";
 import type { LoadedTool } from "@raw/tool-api";
+import { type FileReport, formatText } from "@raw/validate";
 import { type ParsedArgs, stringOption, stringsOption } from "./args.js";
 import { loadTools } from "./bundled.js";
 import { type HookSource, loadHookFolders, loadRulesFile, type RulesInput } from "./inputs.js";
 import type { CliIo } from "./io.js";
-import { type FileReport, formatText } from "./report.js";
 
 /** What a command runs with: the `--rules` file, the `--tool` folders and the `--hook` folders, as given. */
 export interface WorkspaceRequest {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import {
   VALIDATE_SNAPSHOT_BOUNDS,
   VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS,
-} from "../../src/support/validate-snapshots.js";
+} from "@raw/validate";
 import { appRoot, bin, toolWorkspace } from "./helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";

@@ -1,10 +1,10 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EntryImporter } from "@raw/tool-api";
+import { bundledToolsRoot } from "./bundled-root.js";
 import { POLICY_CASES_SCHEMA } from "./cases.js";
 import { displayPath, readJsonFile, readTextFileSync } from "./files.js";
 import { type JsonSource, parseJsonSource, type SourcePosition } from "./json-source.js";
-import { bundledToolsRoot } from "./paths.js";
 import {
   type DeclaredName,
   type FileKind,

@@ -1,12 +1,12 @@
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
 import {
   BOM_HINT,
   MAX_JSON_SOURCE_DEPTH,
   parseJsonSource,
   positionAt,
   TRAILING_COMMA_HINT,
-} from "../../src/support/json-source.js";
+} from "@raw/validate";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 
 function failure(text: string) {
   const source = parseJsonSource(text);

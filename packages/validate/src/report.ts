@@ -1,6 +1,10 @@
 import { escapeDisplayText, stringifyForDisplay } from "@raw/schema";
 import type { SourcePosition } from "./json-source.js";
-import { displayLine } from "./present.js";
+
+/** An untrusted single-line item (a path, a name, a code, a message) as one screen line (amendment A1). */
+function displayLine(text: string): string {
+  return escapeDisplayText(text, {});
+}
 
 /** What a validated file holds. */
 export type FileKind = "tool" | "hook" | "rules" | "panel-document" | "cases" | "unknown";

@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { join } from "node:path";
 import type { Issue } from "@raw/schema";
 import type { EntryImporter, ToolSourceLocation } from "@raw/tool-api";
-import { cliRoot } from "./paths.js";
+import { childScriptPath } from "./child-path.js";
 import {
   killValidateChild,
   type SpawnedValidateChild,
@@ -36,7 +35,7 @@ const MAX_PIPELINED_IMPORTS = 2;
  * loaded synchronously so that it listens before the first message is read).
  */
 export function validateChildScript(): string {
-  return join(cliRoot(), "dist", "validate-child.cjs");
+  return childScriptPath();
 }
 
 interface ChildExit {

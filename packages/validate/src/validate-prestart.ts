@@ -30,7 +30,13 @@ export function spawnValidateChild(script: string, cwd: string): SpawnedValidate
   return spawned;
 }
 
-let early: { cwd: string; child: SpawnedValidateChild } | undefined;
+/**
+ * The started child nobody took yet, kept on a global key: the binary loads this module through the small
+ * `@raw/validate/prestart` entry and the pool through the package root, two copies of this module in one process.
+ */
+const EARLY = Symbol.for("@raw/validate.prestarted-child");
+type Early = { cwd: string; child: SpawnedValidateChild } | undefined;
+const state = globalThis as unknown as Record<typeof EARLY, Early>;
 
 /**
  * Lets `child` keep this process's event loop alive, or not (`hold`): the process handle, its pipes and its IPC
@@ -66,8 +72,9 @@ export function killValidateChild(child: ChildProcess): void {
  * the process exits without having taken it (a usage error, `--help`, a run that imported no entry).
  */
 export function prestartValidateChild(script: string, cwd: string): void {
-  if (early !== undefined) return;
-  early = { cwd, child: spawnValidateChild(script, cwd) };
+  if (state[EARLY] !== undefined) return;
+  const early = { cwd, child: spawnValidateChild(script, cwd) };
+  state[EARLY] = early;
   holdLoop(early.child.process, false);
   process.once("exit", stopPrestartedChild);
 }
@@ -77,9 +84,10 @@ export function prestartValidateChild(script: string, cwd: string): void {
  * taker holds the process's event loop again, like a child it started itself, and must kill it when done.
  */
 export function takePrestartedChild(cwd: string): SpawnedValidateChild | undefined {
+  const early = state[EARLY];
   const taken = early?.cwd === cwd ? early.child : undefined;
   if (taken !== undefined) {
-    early = undefined;
+    state[EARLY] = undefined;
     process.removeListener("exit", stopPrestartedChild);
     holdLoop(taken.process, true);
   }
@@ -88,8 +96,8 @@ export function takePrestartedChild(cwd: string): SpawnedValidateChild | undefin
 
 /** Kills the started child nobody took (the run imported no entry, or ended before it needed one). */
 export function stopPrestartedChild(): void {
-  const left = early?.child;
-  early = undefined;
+  const left = state[EARLY]?.child;
+  state[EARLY] = undefined;
   process.removeListener("exit", stopPrestartedChild);
   if (left === undefined) return;
   killValidateChild(left.process);

@@ -4,9 +4,9 @@
  * workflow command per issue whose decoded values are the display-escaped texts.
  */
 import { escapeDisplayText } from "@raw/schema";
+import { type FileReport, formatGithub, formatJson, formatText } from "@raw/validate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FileReport, formatGithub, formatJson, formatText } from "../../src/support/report.js";
 
 const unit = fc.oneof(
   fc.constantFrom(
