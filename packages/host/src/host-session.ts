@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
 import {
+  type AsyncInteractionService,
   type BoundInteractionContext,
   bindInteractionContext,
   createInteractionService,
@@ -8,6 +9,7 @@ import {
   type InteractionAdapter,
   type InteractionContext,
   type InteractionService,
+  type InteractionStore,
   type PanelFrame,
   type PanelHost,
   type PanelSettlement,
@@ -59,8 +61,14 @@ export interface HostSessionOptions {
   readonly interactionAdapter?: InteractionAdapter | undefined;
   /** Answers arrive only through `session.interactions.submit` (a web page). */
   readonly interactive?: boolean | undefined;
-  /** Where interaction requests live (SQLite: `@raw/store-sqlite`); default in memory. */
-  readonly store?: SyncInteractionStore | undefined;
+  /**
+   * Where interaction requests live: any `InteractionStore` — in memory (default), SQLite
+   * (`openSqliteInteractionStore`, synchronous) or PostgreSQL (`await openPostgresInteractionStore(...)`,
+   * asynchronous: the session's `interactions.submit`/`get` then return promises).
+   */
+  readonly store?: InteractionStore | undefined;
+  /** The session the interaction requests belong to in the store (a store shared by hosts keeps them apart). */
+  readonly sessionId?: string | undefined;
   /** Observes the panel host's live frames. */
   readonly onPanelFrame?: ((frame: PanelFrame) => void) | undefined;
   /** Committed sidebar panels to start from (a restart). */
@@ -104,14 +112,27 @@ export interface HostDispatch {
   readonly hooks: readonly HookReceipt[];
 }
 
-/** A host session (amendment A10): one composition of registry, rules, hooks, panels, interactions and approval. */
-export interface HostSession {
+/** Options of `openHostSession` over a synchronous store (memory, SQLite): `interactions` answers at once. */
+export interface SyncHostSessionOptions extends HostSessionOptions {
+  readonly store?: SyncInteractionStore | undefined;
+}
+
+/**
+ * A host session (amendment A10): one composition of registry, rules, hooks, panels, interactions and approval.
+ * `Interactions` is `InteractionService` over a synchronous store and `AsyncInteractionService` over an
+ * asynchronous one (PostgreSQL).
+ */
+export interface HostSession<
+  Interactions extends InteractionService | AsyncInteractionService =
+    | InteractionService
+    | AsyncInteractionService,
+> {
   readonly cwd: string;
   readonly registry: ToolRegistry;
   /** The rules the session runs: the defaults, then the user's (`defaults` counts the former). */
   readonly rules: { readonly rules: readonly (ToolRule | ToolRuleJson)[]; readonly defaults: number };
   readonly panels: PanelHost;
-  readonly interactions: InteractionService;
+  readonly interactions: Interactions;
   /** Runs one call through the whole pipeline; never throws for a contract failure. */
   dispatch(call: HostCall, options?: HostDispatchOptions): Promise<HostDispatch>;
   /** What the model sees (`tool-api.md` §6.3). */
@@ -133,7 +154,12 @@ function registrationOf(tool: HostTool): AnyToolRegistration {
  * dispatcher's gate and notifications as its ports, a panel host as its panel sink and each call's `context.panels`,
  * an interaction service bound to each call as `context.interactions` (its budget the handler's own), and the
  * approval callback given the one approval view. Every surface runs this, so none re-wires the packages.
+ *
+ * Opening does no I/O: a store that needs it (PostgreSQL) is opened first (`await openPostgresInteractionStore`)
+ * and handed in; the session never closes a store it did not open.
  */
+export function openHostSession(options: SyncHostSessionOptions): HostSession<InteractionService>;
+export function openHostSession(options: HostSessionOptions): HostSession<AsyncInteractionService>;
 export function openHostSession(options: HostSessionOptions): HostSession {
   const cwd = options.cwd;
   const registrations = options.tools.map(registrationOf);
@@ -159,14 +185,17 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     ...(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {}),
     ...(options.restorePanels ? { restore: options.restorePanels } : {}),
   });
-  const interactions = createInteractionService({
+  const serviceOptions = {
     ...(options.interactionAdapter
       ? { adapter: options.interactionAdapter }
       : options.interactive
         ? { interactive: true }
         : {}),
-    ...(options.store ? { store: options.store } : {}),
-  });
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+  };
+  const interactions: InteractionService | AsyncInteractionService = options.store
+    ? createInteractionService({ ...serviceOptions, store: options.store })
+    : createInteractionService(serviceOptions);
   const approve = options.approve;
   const registry = createToolRegistry({
     rules: rules.rules,

@@ -29,4 +29,5 @@ export {
   type HostStepEvent,
   type HostTool,
   openHostSession,
+  type SyncHostSessionOptions,
 } from "./host-session.js";
