@@ -1,5 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
+import {
+  createHookDispatcher,
+  type HookDispatchResult,
+  type HookEvent,
+  type HookPayload,
+  type HookPayloadFields,
+  type HookReceipt,
+  type LoadedHook,
+} from "@raw/hook-protocol";
 import {
   type AsyncInteractionService,
   type BoundInteractionContext,
@@ -112,6 +120,14 @@ export interface HostDispatch {
   readonly hooks: readonly HookReceipt[];
 }
 
+/** What `HostSession.previewEffects` found: the intended effects, or the result that ended the call before them. */
+export type HostEffectsPreview =
+  | { readonly ok: true; readonly identity: string; readonly effects: unknown }
+  | { readonly ok: false; readonly identity: string | null; readonly result: ToolResult };
+
+/** The reason of the gate that stops every preview before approval and the handler. */
+export const PREVIEW_STOP_REASON = "a preview stops every call at the PreToolUse gate";
+
 /** Options of `openHostSession` over a synchronous store (memory, SQLite): `interactions` answers at once. */
 export interface SyncHostSessionOptions extends HostSessionOptions {
   readonly store?: SyncInteractionStore | undefined;
@@ -139,6 +155,25 @@ export interface HostSession<
   definitions(whitelist?: readonly string[]): ToolDefinition[];
   /** Which rule decides a call of `identity` (`tool-api.md` §9.5), with the session's rules. */
   explain(identity: string, args?: unknown, effects?: unknown): PolicyExplanation;
+  /**
+   * Runs the session's hooks subscribed to an event outside a tool call (`Stop`, `SessionStart`, or any event for a
+   * hook tested alone): the payload is a request built by `buildHookPayload` or its fields (the session's `cwd` is
+   * the envelope). Without hooks it resolves to no receipts. The hooks' processes end with the session.
+   */
+  runHooks(
+    event: HookEvent,
+    payload: HookPayload | HookPayloadFields,
+    options?: { readonly signal?: AbortSignal | undefined },
+  ): Promise<HookDispatchResult>;
+  /**
+   * The intended effects of a call, computed by the real pipeline (exposure, visibility, validation, effects
+   * preparation) with the session's rules, and stopped at the PreToolUse gate: nothing is approved, no hook or
+   * handler runs. `effects` is `undefined` for a tool that declares none.
+   */
+  previewEffects(
+    call: HostCall,
+    options?: { readonly signal?: AbortSignal | undefined },
+  ): Promise<HostEffectsPreview>;
   /** Adds an observer of every call's events; returns the function that removes it. */
   subscribe(listener: (event: HostStepEvent) => void): () => void;
   /** Ends pending interactions and the hooks' processes; later dispatches end `aborted`. */
@@ -209,6 +244,8 @@ export function openHostSession(options: HostSessionOptions): HostSession {
   const policy = createPolicy(rules.rules);
   const closing = new AbortController();
   let calls = 0;
+  let preview: ToolRegistry | undefined;
+  let previewRegistered = false;
 
   async function dispatch(call: HostCall, dispatchOptions: HostDispatchOptions = {}): Promise<HostDispatch> {
     const toolCallId = call.toolCallId ?? `call-${++calls}`;
@@ -282,6 +319,34 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     dispatch,
     definitions: (whitelist) => registry.definitions(whitelist),
     explain: (identity, args, effects) => policy.explain(identity, args, effects),
+    async previewEffects(call, previewOptions = {}) {
+      let reached: { effects: unknown } | undefined;
+      preview ??= createToolRegistry({
+        rules: rules.rules,
+        preToolUse: (request) => {
+          reached = { effects: request.effects };
+          return { blocked: "denied", reason: PREVIEW_STOP_REASON };
+        },
+      });
+      if (!previewRegistered) {
+        preview.register(registrations);
+        previewRegistered = true;
+      }
+      const signal = previewOptions.signal
+        ? AbortSignal.any([previewOptions.signal, closing.signal])
+        : closing.signal;
+      const result = await preview.dispatch({ name: call.name, arguments: call.arguments }, { cwd, signal });
+      const identity = preview.inspectionDefinition(call.name)?.identity ?? null;
+      if (reached === undefined || identity === null) return { ok: false, identity, result };
+      return { ok: true, identity, effects: reached.effects };
+    },
+    async runHooks(event, payload, runOptions = {}) {
+      if (!hooks) return { receipts: [] };
+      const signal = runOptions.signal
+        ? AbortSignal.any([runOptions.signal, closing.signal])
+        : closing.signal;
+      return hooks.run(event, payload, { signal });
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

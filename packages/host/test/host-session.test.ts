@@ -147,4 +147,58 @@ describe("openHostSession (A10 guarantees without code of the host's own)", () =
     for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
   });
+
+  it("previewEffects stops at the gate: the intended effects, and neither hook nor handler runs", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const ran = join(cwd, "hook-ran");
+    const dir = hookFolder(
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "1"); process.stdout.write("{}");`,
+    );
+    const hook = await loadHookFolder(dir, { id: "local/gate" });
+    const session = openHostSession({ cwd, tools: [writeTool(cwd)], hooks: [hook] });
+    const preview = await session.previewEffects({ name: "touch", arguments: { path: "a" } });
+    expect(preview).toEqual({
+      ok: true,
+      identity: "local/touch",
+      effects: { files: [{ path: "a", operation: "write" }] },
+    });
+    expect(existsSync(join(cwd, "touched"))).toBe(false);
+    expect(existsSync(ran)).toBe(false);
+    const unknown = await session.previewEffects({ name: "nope", arguments: {} });
+    expect(unknown.ok === false && unknown.result.code).toBe("tool_not_exposed");
+    await session.close();
+  });
+
+  it("runHooks runs the session's hooks on an event outside a call, and none without hooks", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const dir = join(mkdtempSync(join(tmpdir(), "raw-host-hook-")), "notify");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "hook.json"),
+      JSON.stringify({
+        protocol_version: 2,
+        name: "notify",
+        events: [{ name: "Stop" }],
+        command: "node",
+        args: ["./index.mjs"],
+        timeout_ms: 20_000,
+      }),
+    );
+    writeFileSync(
+      join(dir, "index.mjs"),
+      'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write("{}"));',
+    );
+    const hook = await loadHookFolder(dir, { id: "local/notify" });
+    const session = openHostSession({ cwd, tools: [], hooks: [hook] });
+    const result = await session.runHooks("Stop", { cwd, run: { status: "completed", steps: 0 } });
+    expect(result.receipts.map((receipt) => [receipt.id, receipt.event, receipt.outcome])).toEqual([
+      ["local/notify", "Stop", "continued"],
+    ]);
+    await session.close();
+    const bare = openHostSession({ cwd, tools: [] });
+    expect(await bare.runHooks("Stop", { cwd, run: { status: "completed", steps: 0 } })).toEqual({
+      receipts: [],
+    });
+    await bare.close();
+  });
 });
