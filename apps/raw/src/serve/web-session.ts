@@ -14,7 +14,7 @@ import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";
 import { blockText, displayBlock } from "../support/present.js";
-import { openSession, type Session, type TraceStep } from "../support/session.js";
+import { openSession, type Session } from "../support/session.js";
 import type { EventHub } from "./events.js";
 import type { ApprovalView, CallView, InteractionView, PanelView, ToolView, WebState } from "./wire.js";
 
