@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -200,5 +201,52 @@ describe("openHostSession (A10 guarantees without code of the host's own)", () =
       receipts: [],
     });
     await bare.close();
+  });
+
+  it("close() ends a running tool's child process (checked by pid), and the handler's signal aborts", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    let pid = 0;
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const spawner = {
+      name: "spawn",
+      identity: "local/spawn",
+      description: "Runs a child process until it is cancelled.",
+      inputSchema: { type: "object" },
+      handler: async (_args: unknown, context: { signal?: AbortSignal }) => {
+        const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+          signal: context.signal,
+          stdio: "ignore",
+        });
+        child.once("error", () => {
+          // The abort of close() kills it: the exit below is what the handler waits for.
+        });
+        pid = child.pid ?? 0;
+        started();
+        await new Promise((resolve) => child.once("exit", resolve));
+        const text = context.signal?.aborted ? "ended after abort" : "ended";
+        return { isError: false, content: [{ type: "text" as const, text }] };
+      },
+    };
+    const session = openHostSession({ cwd, tools: [spawner] });
+    const call = session.dispatch({ name: "spawn", arguments: {} });
+    await running;
+    expect(pid).toBeGreaterThan(0);
+    await session.close();
+    const result = await call;
+    // The handler saw its signal abort (it then returned on its own; the registry keeps what it returned).
+    expect(result.result.content).toEqual([{ type: "text", text: "ended after abort" }]);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
   });
 });

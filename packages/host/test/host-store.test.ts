@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InteractionRecord, InteractionStore } from "@raw/panel/host";
@@ -130,6 +130,18 @@ describe("openHostSession over any interaction store", () => {
     } finally {
       reopened.close();
     }
+  });
+
+  it("a refused state path is untouched: a link to a missing file is refused and nothing is created", () => {
+    const dir = mkdtempSync(join(tmpdir(), "raw-host-sqlite-"));
+    const target = join(dir, "elsewhere.db");
+    const link = join(dir, "state.db");
+    symlinkSync(target, link);
+    expect(() => openSqliteInteractionStore({ path: link })).toThrow(
+      expect.objectContaining({ code: "interaction_store_unsafe" }),
+    );
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
   describe("on PostgreSQL (@raw/store-postgres, asynchronous)", () => {
