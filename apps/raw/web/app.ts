@@ -3,63 +3,19 @@
 // <raw-panel>, which validates and escapes it. Nothing here uses innerHTML.
 import "@raw/panel-web/define";
 import type { RawPanelElement } from "@raw/panel-web";
+import type {
+  ApprovalView,
+  CallView,
+  InteractionView,
+  PanelEventData,
+  ToolView,
+  TraceStep,
+  WebState,
+  WireEvents,
+} from "../src/serve/wire.js";
 
-interface ToolView {
-  name: string;
-  identity: string;
-  description: string;
-  inputSchema: { properties?: Record<string, { type?: string }>; required?: string[] };
-}
-interface TraceStep {
-  step: string;
-  status: string;
-  text: string;
-}
-interface CallView {
-  id: string;
-  tool: string;
-  source: string;
-  arguments: unknown;
-  argumentsText: string;
-  status: string;
-  steps: TraceStep[];
-  result?: { isError: boolean; code: string | null; text: string; truncated: boolean };
-}
-interface ApprovalView {
-  id: string;
-  callId: string;
-  tool: string;
-  identity: string;
-  effects: string[] | null;
-  arguments: string;
-}
-interface InteractionView {
-  requestId: string;
-  fullId: string;
-  view?: string;
-  formBlockId: string;
-  revision: number;
-}
-interface PanelView {
-  key: string;
-  fullId: string;
-  owner: string;
-  panel: string;
-  view?: string;
-  revision: number;
-  document: unknown;
-  closed: boolean;
-  live?: boolean;
-  declaration?: { title: string };
-}
-interface WebState {
-  run: string;
-  tools: ToolView[];
-  calls: CallView[];
-  approvals: ApprovalView[];
-  interactions: InteractionView[];
-  panels: Array<PanelView & { key?: string }>;
-}
+/** A panel the page draws: as the stream sends it (`panel`), or from the `hello` state with its key added. */
+type PanelView = PanelEventData;
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -159,8 +115,12 @@ let serverRun: string | undefined;
 
 function skeleton(tool: ToolView): string {
   const out: Record<string, unknown> = {};
-  for (const name of tool.inputSchema.required ?? []) {
-    const type = tool.inputSchema.properties?.[name]?.type;
+  const schema = (tool.inputSchema ?? {}) as {
+    properties?: Record<string, { type?: string }>;
+    required?: string[];
+  };
+  for (const name of schema.required ?? []) {
+    const type = schema.properties?.[name]?.type;
     out[name] =
       type === "array"
         ? []
@@ -466,10 +426,10 @@ function redraw(state: WebState): void {
 // ---- the event stream ----
 function connect(): void {
   const source = new EventSource("./events");
-  const on = (type: string, handle: (data: never) => void) =>
+  const on = <K extends keyof WireEvents>(type: K, handle: (data: WireEvents[K]) => void) =>
     source.addEventListener(type, (event) => {
       try {
-        handle(JSON.parse((event as MessageEvent<string>).data) as never);
+        handle(JSON.parse((event as MessageEvent<string>).data) as WireEvents[K]);
       } catch {
         // A malformed event changes nothing.
       }

@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -372,6 +381,20 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/store-postgres", args: [] },
   { name: "@raw/store-sqlite", args: ["--ignore-scripts"] },
 ];
+
+describe("examples/host against the published packages, in a fresh folder outside the repository", () => {
+  it("a host on @raw/host (tool folder, rules, hook, panel, describeApproval) prints examples/host/expected.txt", () => {
+    const dir = consumer("example-host");
+    const packages = ["@raw/host", "@raw/tool-api", "@raw/hook-protocol", "@raw/panel"];
+    run("npm", ["install", ...packages, "--prefer-offline", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      env: consumerEnv(dir),
+    });
+    cpSync(join(repoRoot, "examples", "host"), dir, { recursive: true });
+    const output = run(process.execPath, ["host.mjs"], { cwd: dir, env: process.env });
+    expect(output).toBe(readFileSync(join(repoRoot, "examples", "host", "expected.txt"), "utf8"));
+  }, 600_000);
+});
 
 describe("installed size of each package alone", () => {
   beforeAll(() => {

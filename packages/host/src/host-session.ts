@@ -1,6 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHookDispatcher, type HookReceipt, type LoadedHook } from "@raw/hook-protocol";
 import {
+  createHookDispatcher,
+  type HookDispatchResult,
+  type HookEvent,
+  type HookPayload,
+  type HookPayloadFields,
+  type HookReceipt,
+  type LoadedHook,
+} from "@raw/hook-protocol";
+import {
+  type AsyncInteractionService,
   type BoundInteractionContext,
   bindInteractionContext,
   createInteractionService,
@@ -8,6 +17,7 @@ import {
   type InteractionAdapter,
   type InteractionContext,
   type InteractionService,
+  type InteractionStore,
   type PanelFrame,
   type PanelHost,
   type PanelSettlement,
@@ -59,8 +69,14 @@ export interface HostSessionOptions {
   readonly interactionAdapter?: InteractionAdapter | undefined;
   /** Answers arrive only through `session.interactions.submit` (a web page). */
   readonly interactive?: boolean | undefined;
-  /** Where interaction requests live (SQLite: `@raw/store-sqlite`); default in memory. */
-  readonly store?: SyncInteractionStore | undefined;
+  /**
+   * Where interaction requests live: any `InteractionStore` — in memory (default), SQLite
+   * (`openSqliteInteractionStore`, synchronous) or PostgreSQL (`await openPostgresInteractionStore(...)`,
+   * asynchronous: the session's `interactions.submit`/`get` then return promises).
+   */
+  readonly store?: InteractionStore | undefined;
+  /** The session the interaction requests belong to in the store (a store shared by hosts keeps them apart). */
+  readonly sessionId?: string | undefined;
   /** Observes the panel host's live frames. */
   readonly onPanelFrame?: ((frame: PanelFrame) => void) | undefined;
   /** Committed sidebar panels to start from (a restart). */
@@ -104,20 +120,60 @@ export interface HostDispatch {
   readonly hooks: readonly HookReceipt[];
 }
 
-/** A host session (amendment A10): one composition of registry, rules, hooks, panels, interactions and approval. */
-export interface HostSession {
+/** What `HostSession.previewEffects` found: the intended effects, or the result that ended the call before them. */
+export type HostEffectsPreview =
+  | { readonly ok: true; readonly identity: string; readonly effects: unknown }
+  | { readonly ok: false; readonly identity: string | null; readonly result: ToolResult };
+
+/** The reason of the gate that stops every preview before approval and the handler. */
+export const PREVIEW_STOP_REASON = "a preview stops every call at the PreToolUse gate";
+
+/** Options of `openHostSession` over a synchronous store (memory, SQLite): `interactions` answers at once. */
+export interface SyncHostSessionOptions extends HostSessionOptions {
+  readonly store?: SyncInteractionStore | undefined;
+}
+
+/**
+ * A host session (amendment A10): one composition of registry, rules, hooks, panels, interactions and approval.
+ * `Interactions` is `InteractionService` over a synchronous store and `AsyncInteractionService` over an
+ * asynchronous one (PostgreSQL).
+ */
+export interface HostSession<
+  Interactions extends InteractionService | AsyncInteractionService =
+    | InteractionService
+    | AsyncInteractionService,
+> {
   readonly cwd: string;
   readonly registry: ToolRegistry;
   /** The rules the session runs: the defaults, then the user's (`defaults` counts the former). */
   readonly rules: { readonly rules: readonly (ToolRule | ToolRuleJson)[]; readonly defaults: number };
   readonly panels: PanelHost;
-  readonly interactions: InteractionService;
+  readonly interactions: Interactions;
   /** Runs one call through the whole pipeline; never throws for a contract failure. */
   dispatch(call: HostCall, options?: HostDispatchOptions): Promise<HostDispatch>;
   /** What the model sees (`tool-api.md` §6.3). */
   definitions(whitelist?: readonly string[]): ToolDefinition[];
   /** Which rule decides a call of `identity` (`tool-api.md` §9.5), with the session's rules. */
   explain(identity: string, args?: unknown, effects?: unknown): PolicyExplanation;
+  /**
+   * Runs the session's hooks subscribed to an event outside a tool call (`Stop`, `SessionStart`, or any event for a
+   * hook tested alone): the payload is a request built by `buildHookPayload` or its fields (the session's `cwd` is
+   * the envelope). Without hooks it resolves to no receipts. The hooks' processes end with the session.
+   */
+  runHooks(
+    event: HookEvent,
+    payload: HookPayload | HookPayloadFields,
+    options?: { readonly signal?: AbortSignal | undefined },
+  ): Promise<HookDispatchResult>;
+  /**
+   * The intended effects of a call, computed by the real pipeline (exposure, visibility, validation, effects
+   * preparation) with the session's rules, and stopped at the PreToolUse gate: nothing is approved, no hook or
+   * handler runs. `effects` is `undefined` for a tool that declares none.
+   */
+  previewEffects(
+    call: HostCall,
+    options?: { readonly signal?: AbortSignal | undefined },
+  ): Promise<HostEffectsPreview>;
   /** Adds an observer of every call's events; returns the function that removes it. */
   subscribe(listener: (event: HostStepEvent) => void): () => void;
   /** Ends pending interactions and the hooks' processes; later dispatches end `aborted`. */
@@ -133,7 +189,12 @@ function registrationOf(tool: HostTool): AnyToolRegistration {
  * dispatcher's gate and notifications as its ports, a panel host as its panel sink and each call's `context.panels`,
  * an interaction service bound to each call as `context.interactions` (its budget the handler's own), and the
  * approval callback given the one approval view. Every surface runs this, so none re-wires the packages.
+ *
+ * Opening does no I/O: a store that needs it (PostgreSQL) is opened first (`await openPostgresInteractionStore`)
+ * and handed in; the session never closes a store it did not open.
  */
+export function openHostSession(options: SyncHostSessionOptions): HostSession<InteractionService>;
+export function openHostSession(options: HostSessionOptions): HostSession<AsyncInteractionService>;
 export function openHostSession(options: HostSessionOptions): HostSession {
   const cwd = options.cwd;
   const registrations = options.tools.map(registrationOf);
@@ -159,14 +220,17 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     ...(options.onPanelFrame ? { onFrame: options.onPanelFrame } : {}),
     ...(options.restorePanels ? { restore: options.restorePanels } : {}),
   });
-  const interactions = createInteractionService({
+  const serviceOptions = {
     ...(options.interactionAdapter
       ? { adapter: options.interactionAdapter }
       : options.interactive
         ? { interactive: true }
         : {}),
-    ...(options.store ? { store: options.store } : {}),
-  });
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+  };
+  const interactions: InteractionService | AsyncInteractionService = options.store
+    ? createInteractionService({ ...serviceOptions, store: options.store })
+    : createInteractionService(serviceOptions);
   const approve = options.approve;
   const registry = createToolRegistry({
     rules: rules.rules,
@@ -180,6 +244,8 @@ export function openHostSession(options: HostSessionOptions): HostSession {
   const policy = createPolicy(rules.rules);
   const closing = new AbortController();
   let calls = 0;
+  let preview: ToolRegistry | undefined;
+  let previewRegistered = false;
 
   async function dispatch(call: HostCall, dispatchOptions: HostDispatchOptions = {}): Promise<HostDispatch> {
     const toolCallId = call.toolCallId ?? `call-${++calls}`;
@@ -253,6 +319,34 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     dispatch,
     definitions: (whitelist) => registry.definitions(whitelist),
     explain: (identity, args, effects) => policy.explain(identity, args, effects),
+    async previewEffects(call, previewOptions = {}) {
+      let reached: { effects: unknown } | undefined;
+      preview ??= createToolRegistry({
+        rules: rules.rules,
+        preToolUse: (request) => {
+          reached = { effects: request.effects };
+          return { blocked: "denied", reason: PREVIEW_STOP_REASON };
+        },
+      });
+      if (!previewRegistered) {
+        preview.register(registrations);
+        previewRegistered = true;
+      }
+      const signal = previewOptions.signal
+        ? AbortSignal.any([previewOptions.signal, closing.signal])
+        : closing.signal;
+      const result = await preview.dispatch({ name: call.name, arguments: call.arguments }, { cwd, signal });
+      const identity = preview.inspectionDefinition(call.name)?.identity ?? null;
+      if (reached === undefined || identity === null) return { ok: false, identity, result };
+      return { ok: true, identity, effects: reached.effects };
+    },
+    async runHooks(event, payload, runOptions = {}) {
+      if (!hooks) return { receipts: [] };
+      const signal = runOptions.signal
+        ? AbortSignal.any([runOptions.signal, closing.signal])
+        : closing.signal;
+      return hooks.run(event, payload, { signal });
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

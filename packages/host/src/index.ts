@@ -24,9 +24,12 @@ export {
   type HostCall,
   type HostDispatch,
   type HostDispatchOptions,
+  type HostEffectsPreview,
   type HostSession,
   type HostSessionOptions,
   type HostStepEvent,
   type HostTool,
   openHostSession,
+  PREVIEW_STOP_REASON,
+  type SyncHostSessionOptions,
 } from "./host-session.js";

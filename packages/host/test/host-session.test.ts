@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -136,6 +137,107 @@ describe("openHostSession (A10 guarantees without code of the host's own)", () =
     await session.close();
     const result = await running;
     expect(result.result.isError).toBe(true);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+  });
+
+  it("previewEffects stops at the gate: the intended effects, and neither hook nor handler runs", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const ran = join(cwd, "hook-ran");
+    const dir = hookFolder(
+      `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(ran)}, "1"); process.stdout.write("{}");`,
+    );
+    const hook = await loadHookFolder(dir, { id: "local/gate" });
+    const session = openHostSession({ cwd, tools: [writeTool(cwd)], hooks: [hook] });
+    const preview = await session.previewEffects({ name: "touch", arguments: { path: "a" } });
+    expect(preview).toEqual({
+      ok: true,
+      identity: "local/touch",
+      effects: { files: [{ path: "a", operation: "write" }] },
+    });
+    expect(existsSync(join(cwd, "touched"))).toBe(false);
+    expect(existsSync(ran)).toBe(false);
+    const unknown = await session.previewEffects({ name: "nope", arguments: {} });
+    expect(unknown.ok === false && unknown.result.code).toBe("tool_not_exposed");
+    await session.close();
+  });
+
+  it("runHooks runs the session's hooks on an event outside a call, and none without hooks", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const dir = join(mkdtempSync(join(tmpdir(), "raw-host-hook-")), "notify");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "hook.json"),
+      JSON.stringify({
+        protocol_version: 2,
+        name: "notify",
+        events: [{ name: "Stop" }],
+        command: "node",
+        args: ["./index.mjs"],
+        timeout_ms: 20_000,
+      }),
+    );
+    writeFileSync(
+      join(dir, "index.mjs"),
+      'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write("{}"));',
+    );
+    const hook = await loadHookFolder(dir, { id: "local/notify" });
+    const session = openHostSession({ cwd, tools: [], hooks: [hook] });
+    const result = await session.runHooks("Stop", { cwd, run: { status: "completed", steps: 0 } });
+    expect(result.receipts.map((receipt) => [receipt.id, receipt.event, receipt.outcome])).toEqual([
+      ["local/notify", "Stop", "continued"],
+    ]);
+    await session.close();
+    const bare = openHostSession({ cwd, tools: [] });
+    expect(await bare.runHooks("Stop", { cwd, run: { status: "completed", steps: 0 } })).toEqual({
+      receipts: [],
+    });
+    await bare.close();
+  });
+
+  it("close() ends a running tool's child process (checked by pid), and the handler's signal aborts", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    let pid = 0;
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const spawner = {
+      name: "spawn",
+      identity: "local/spawn",
+      description: "Runs a child process until it is cancelled.",
+      inputSchema: { type: "object" },
+      handler: async (_args: unknown, context: { signal?: AbortSignal }) => {
+        const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+          signal: context.signal,
+          stdio: "ignore",
+        });
+        child.once("error", () => {
+          // The abort of close() kills it: the exit below is what the handler waits for.
+        });
+        pid = child.pid ?? 0;
+        started();
+        await new Promise((resolve) => child.once("exit", resolve));
+        const text = context.signal?.aborted ? "ended after abort" : "ended";
+        return { isError: false, content: [{ type: "text" as const, text }] };
+      },
+    };
+    const session = openHostSession({ cwd, tools: [spawner] });
+    const call = session.dispatch({ name: "spawn", arguments: {} });
+    await running;
+    expect(pid).toBeGreaterThan(0);
+    await session.close();
+    const result = await call;
+    // The handler saw its signal abort (it then returned on its own; the registry keeps what it returned).
+    expect(result.result.content).toEqual([{ type: "text", text: "ended after abort" }]);
     const alive = () => {
       try {
         process.kill(pid, 0);

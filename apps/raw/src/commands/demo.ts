@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildHookPayload, createHookDispatcher, type HookReceipt } from "@raw/hook-protocol";
+import { buildHookPayload, type HookReceipt } from "@raw/hook-protocol";
 import type { ApprovalView } from "@raw/host";
 import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest } from "@raw/tool-api";
@@ -219,7 +219,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     // The run ends: Stop goes to every hook subscribed to it (notify), as a host sends it after its last step.
     out("\n7. The run ends: the notify hook receives Stop\n");
-    const stop = await createHookDispatcher(workspace.hooks, { envelope: () => ({ cwd }) }).run(
+    const stop = await session.runHooks(
       "Stop",
       buildHookPayload("Stop", { cwd, run: { status: "completed", steps: SCENES.length } }),
     );

@@ -1,5 +1,5 @@
+import { openHostSession } from "@raw/host";
 import { stringifyForDisplay } from "@raw/schema";
-import { createToolRegistry, type PreToolUseRequest } from "@raw/tool-api";
 import { formatText } from "@raw/validate";
 import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
@@ -7,9 +7,6 @@ import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { displayLine, effectLines } from "../support/present.js";
 import { availableToolNames } from "../support/tool-names.js";
 import { sessionCwd } from "./call.js";
-
-/** The reason of the gate that stops `raw effects` calls before approval and the handler. */
-const STOPPED = "raw effects stops every call at the PreToolUse gate";
 
 /**
  * `raw effects <tool> --args <json|@file> [--cwd dir] [--format text|json]`: the intended effects of a call, computed
@@ -29,20 +26,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT_FAILURE;
   }
   const tools = loaded.tools;
-  let reached: PreToolUseRequest | undefined;
-  const registry = createToolRegistry({
-    preToolUse: (request) => {
-      reached = request;
-      return { blocked: "denied", reason: STOPPED };
-    },
-  });
-  registry.register(tools.map((tool) => tool.registration));
   const wanted = args.positionals[0] as string;
   const name = tools.find((tool) => tool.identity === wanted)?.registration.name ?? wanted;
-  const result = await registry.dispatch({ name, arguments: callArgs }, { cwd });
-  const identity = registry.inspectionDefinition(name)?.identity ?? null;
+  // The session's preview: the real pipeline, stopped at the PreToolUse gate (nothing approved or run). Rules allow
+  // every tool here, as this command always did: a preview shows effects, it decides nothing.
+  const session = openHostSession({ cwd, tools, rules: [{ match: "*", effect: "allow" }] });
+  const preview = await session.previewEffects({ name, arguments: callArgs }).finally(() => session.close());
+  const identity = preview.identity;
 
-  if (reached === undefined) {
+  if (!preview.ok) {
+    const result = preview.result;
     const first = result.content[0];
     const message = first?.type === "text" ? first.text : "";
     // An unknown tool: the tools there are, nearest first (as `raw call` lists them).
@@ -59,7 +52,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     return EXIT_FAILURE;
   }
-  const effects = reached.effects;
+  const effects = preview.effects;
   if (format === "json") {
     io.stdout.write(
       `${stringifyForDisplay({ tool: name, identity, ok: true, effects: effects ?? null }, 2)}\n`,

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
-import { buildHookPayload, createHookDispatcher, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
+import { buildHookPayload, HOOK_EVENTS, type HookEvent } from "@raw/hook-protocol";
+import { openHostSession } from "@raw/host";
 import { stringifyForDisplay } from "@raw/schema";
 import { formatText } from "@raw/validate";
 import { jsonOption, parseCommand, stringOption } from "../support/args.js";
@@ -40,8 +41,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     event as HookEvent,
     { cwd, ...fields } as Parameters<typeof buildHookPayload>[1],
   );
-  const dispatcher = createHookDispatcher([hook], { envelope: { cwd } });
-  const result = await dispatcher.run(event as HookEvent, payload);
+  // A session of this hook alone, no tools: the host's own dispatcher runs it, and close() ends its process.
+  const session = openHostSession({ cwd, tools: [], hooks: [hook] });
+  const result = await session.runHooks(event as HookEvent, payload).finally(() => session.close());
   const receipt = result.receipts[0];
   const ran = receipt !== undefined;
   const body = {

@@ -1,10 +1,9 @@
 import type { ServerResponse } from "node:http";
 
-/** One event of the page's stream: a type and JSON data. */
-export interface PageEvent {
-  readonly type: string;
-  readonly data: unknown;
-}
+import type { WebState, WireEvent } from "./wire.js";
+
+/** One event of the page's stream: a type and its JSON data, as `wire.ts` declares them. */
+export type PageEvent = WireEvent;
 
 /** Longest an event stream stays silent before a comment keeps it open. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -26,7 +25,7 @@ export class EventHub {
   }
 
   /** Opens a stream on a response: headers, then a `hello` event with the state the page starts from. */
-  open(res: ServerResponse, headers: Record<string, string>, hello: unknown): void {
+  open(res: ServerResponse, headers: Record<string, string>, hello: WebState): void {
     res.writeHead(200, {
       ...headers,
       "content-type": "text/event-stream; charset=utf-8",

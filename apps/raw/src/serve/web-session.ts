@@ -14,79 +14,14 @@ import { stringifyForDisplay } from "@raw/schema";
 import type { ApprovalRequest, LoadedTool, ToolResult } from "@raw/tool-api";
 import type { RulesInput } from "../support/inputs.js";
 import { blockText, displayBlock } from "../support/present.js";
-import { openSession, type Session, type TraceStep } from "../support/session.js";
+import { openSession, type Session } from "../support/session.js";
 import type { EventHub } from "./events.js";
+import type { ApprovalView, CallView, InteractionView, PanelView, ToolView, WebState } from "./wire.js";
+
+export type { ApprovalView, CallView, InteractionView, PanelView, ToolView, WebState } from "./wire.js";
 
 /** The most calls the page's timeline keeps (older ones are dropped from the state a page reloads). */
 export const MAX_TIMELINE_CALLS = 100;
-
-/** A call as the page's timeline shows it. */
-export interface CallView {
-  readonly id: string;
-  readonly tool: string;
-  readonly source: "model" | "user_action";
-  readonly arguments: unknown;
-  /** The arguments as indented JSON with every A1 code point escaped: what the page shows. */
-  readonly argumentsText: string;
-  status: "queued" | "running" | "done";
-  readonly steps: TraceStep[];
-  result?: { isError: boolean; code: string | null; text: string; truncated: boolean };
-}
-
-/**
- * An approval card: the one approval view of A10 (`describeApproval`, already escaped) laid out as a card, the
- * intended effects first, then the arguments. Only its buttons answer it.
- */
-export interface ApprovalView {
-  readonly id: string;
-  readonly callId: string;
-  readonly tool: string;
-  readonly identity: string;
-  /** One line per intended effect (`write /abs/path`, `… outside`); `null` when the tool declares no effects. */
-  readonly effects: string[] | null;
-  readonly arguments: string;
-}
-
-/** A pending interaction: which panel shows its form, and the request to answer. */
-export interface InteractionView {
-  readonly requestId: string;
-  readonly fullId: string;
-  readonly view?: string;
-  readonly formBlockId: string;
-  readonly revision: number;
-  readonly deadline: number;
-}
-
-/** A panel as the page shows it: its latest committed or live state, and its declaration (for actions). */
-export interface PanelView {
-  readonly fullId: string;
-  readonly owner: string;
-  readonly panel: string;
-  readonly view?: string;
-  readonly revision: number;
-  readonly document: PanelDocument;
-  readonly closed: boolean;
-  readonly declaration?: PanelDeclaration;
-}
-
-/** A tool the composer offers. */
-export interface ToolView {
-  readonly name: string;
-  readonly identity: string;
-  readonly description: string;
-  readonly inputSchema: unknown;
-}
-
-/** Everything a page needs to draw itself after a (re)connect. */
-export interface WebState {
-  /** This run of the server: a page that reconnects and sees another one knows the server restarted. */
-  readonly run: string;
-  readonly tools: ToolView[];
-  readonly calls: CallView[];
-  readonly approvals: ApprovalView[];
-  readonly interactions: InteractionView[];
-  readonly panels: PanelView[];
-}
 
 /** A failure of a page request: an HTTP status, a code and a message. */
 export class WebRequestError extends Error {

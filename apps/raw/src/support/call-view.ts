@@ -1,27 +1,10 @@
 import type { HookReceipt } from "@raw/hook-protocol";
 import type { DispatchStepEvent } from "@raw/tool-api";
+import type { StepName, TraceStep } from "../serve/wire.js";
 import { type RulesInput, ruleAt } from "./inputs.js";
 import { compactJson, displayBlock, displayLine, effectLines } from "./present.js";
 
-/** The steps of a call trace, in pipeline order (tool-api.md §7.2). */
-export type StepName =
-  | "exposure"
-  | "validation"
-  | "effects"
-  | "policy"
-  | "hook"
-  | "approval"
-  | "handler"
-  | "panel"
-  | "result";
-
-/** One step of a call trace: a status word, a human-readable text, and machine-readable data. */
-export interface TraceStep {
-  step: StepName;
-  status: string;
-  text: string;
-  data?: Record<string, unknown>;
-}
+export type { StepName, TraceStep } from "../serve/wire.js";
 
 /**
  * The text of one hook receipt: `<Event> <hook id>[ <code>][ — <message>] (<n> ms)` as one screen line, then its

@@ -1,5 +1,5 @@
 import type { HookReceipt, LoadedHook } from "@raw/hook-protocol";
-import { type ApprovalView, openHostSession } from "@raw/host";
+import { type ApprovalView, type HostSession, openHostSession } from "@raw/host";
 import { type PanelDeclaration, renderPanelText } from "@raw/panel";
 import {
   type InteractionAdapter,
@@ -82,6 +82,8 @@ export interface Session {
   ): Promise<CallTrace>;
   /** The model-facing name of a bundled tool given by name or by identity (`builtin/bash`). */
   resolveName(tool: string): string;
+  /** Runs the session's hooks on an event outside a call (`HostSession.runHooks`). */
+  runHooks: HostSession["runHooks"];
   close(): void;
 }
 
@@ -132,6 +134,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     resolveName(tool) {
       return byIdentity.get(tool) ?? tool;
     },
+    runHooks: (event, payload, runOptions) => hostSession.runHooks(event, payload, runOptions),
     async call(name, args, callOptions = {}) {
       const inspection = registry.inspectionDefinition(name);
       const view = new CallView(name, internals);
