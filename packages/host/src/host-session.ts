@@ -237,7 +237,10 @@ export function openHostSession(options: HostSessionOptions): HostSession {
           },
           onHandlerSettled: () => panelCall.closeContext(),
           ...(callApprove
-            ? { approve: (request: ApprovalRequest) => callApprove(request, describeApproval(request, { cwd })) }
+            ? {
+                approve: (request: ApprovalRequest) =>
+                  callApprove(request, describeApproval(request, { cwd })),
+              }
             : {}),
         },
       ),
