@@ -37,6 +37,7 @@ export const PUBLISHED_DIRS = [
   "packages/tool-api",
   "packages/host",
   "packages/tools",
+  "packages/ai-sdk",
   "packages/mcp",
   "packages/panel-web",
   "packages/store-sqlite",
