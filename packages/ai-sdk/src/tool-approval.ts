@@ -124,7 +124,8 @@ export function rawToolApproval(session: HostSession, options: RawToolApprovalOp
     const replay = approvedInRequest(messages, toolCallId);
     const shown = replay ? takeAsk(session, toolCallId) : undefined;
     const seen = await preview(session, name, input, options.whitelist);
-    if (!seen.reachedPolicy) {
+    const hiddenByRule = seen.code === "tool_denied" && seen.identity !== undefined;
+    if (!seen.reachedPolicy && !hiddenByRule) {
       if (seen.code === "unknown_tool" || seen.code === "tool_not_exposed" || seen.code === "tool_denied") {
         return denied(seen.code, seen.message ?? "the tool is not available");
       }
