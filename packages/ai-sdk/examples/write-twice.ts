@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { rawToolApproval, toAiSdkTools } from "@raw/ai-sdk";
 import { openHostSession } from "@raw/host";
 import { loadToolFolders } from "@raw/tool-api";
@@ -21,10 +22,10 @@ let turn = 0;
 const model = new MockLanguageModelV4({
   doStream: async () => {
     const write = writes[turn++];
-    const parts = write
+    const parts: LanguageModelV4StreamPart[] = write
       ? [
           {
-            type: "tool-call" as const,
+            type: "tool-call",
             toolCallId: write.id,
             toolName: "write_file",
             input: JSON.stringify({
@@ -32,16 +33,16 @@ const model = new MockLanguageModelV4({
             }),
           },
           {
-            type: "finish" as const,
-            finishReason: { unified: "tool-calls" as const, raw: undefined },
+            type: "finish",
+            finishReason: { unified: "tool-calls", raw: undefined },
             usage,
           },
         ]
       : [
-          { type: "text-start" as const, id: "t" },
-          { type: "text-delta" as const, id: "t", delta: "Both files are written." },
-          { type: "text-end" as const, id: "t" },
-          { type: "finish" as const, finishReason: { unified: "stop" as const, raw: undefined }, usage },
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: "Both files are written." },
+          { type: "text-end", id: "t" },
+          { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
         ];
     return { stream: convertArrayToReadableStream(parts) };
   },
