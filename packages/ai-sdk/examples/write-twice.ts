@@ -64,8 +64,13 @@ const session = openHostSession({
 });
 const tools = toAiSdkTools(session);
 const toolApproval = rawToolApproval(session);
-// The chat history comes back from the browser: sign approval requests so a forged one is refused.
-const secret = process.env.RAW_APPROVAL_SECRET ?? "replace-with-a-secret-of-your-own";
+// The chat history comes back from the browser: approval requests are signed with a server-side secret, so the AI
+// SDK refuses one the server did not issue or whose tool call was edited. Required.
+const secret = process.env.RAW_APPROVAL_SECRET;
+if (!secret)
+  throw new Error(
+    "RAW_APPROVAL_SECRET is not set: give the server a secret for experimental_toolApprovalSecret",
+  );
 
 let messages: ModelMessage[] = [{ role: "user", content: "Write the notes and the app." }];
 for (let request = 0; request < 4; request++) {

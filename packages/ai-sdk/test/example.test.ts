@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 describe("examples/write-twice.ts", () => {
   it("streamText calls write_file twice: one runs unasked, one is asked, approved in the chat and runs once", async () => {
@@ -8,6 +11,7 @@ describe("examples/write-twice.ts", () => {
     vi.spyOn(console, "log").mockImplementation((...args) => {
       logged.push(args.map(String).join(" "));
     });
+    vi.stubEnv("RAW_APPROVAL_SECRET", "a-test-secret-of-32-bytes-or-more!!");
     await import("../examples/write-twice.js");
     expect(logged).toEqual([
       "ran w1",
