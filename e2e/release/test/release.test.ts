@@ -376,6 +376,7 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/host", args: [] },
   { name: "@raw/tools", args: [] },
   { name: "@raw/validate", args: [] },
+  { name: "@raw/ai-sdk", args: [] },
   { name: "@raw/mcp", args: [] },
   { name: "@raw/panel-web", args: [] },
   { name: "@raw/store-postgres", args: [] },

@@ -38,6 +38,7 @@ export const PUBLISHED_DIRS = [
   "packages/host",
   "packages/tools",
   "packages/validate",
+  "packages/ai-sdk",
   "packages/mcp",
   "packages/panel-web",
   "packages/store-sqlite",

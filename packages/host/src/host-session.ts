@@ -106,6 +106,11 @@ export interface HostDispatchOptions {
   readonly source?: CallSource | undefined;
   /** Observes this call's events (besides the session's subscribers). */
   readonly onStep?: ((event: HostStepEvent) => void) | undefined;
+  /**
+   * Decides this call's `ask` instead of the session's `approve` (an approval bridged from another process, such as
+   * an AI SDK chat's approval response); it is given the same approval view.
+   */
+  readonly approve?: HostApprove | undefined;
 }
 
 /** What one dispatch did: the result, and what the panel host committed for it. */
@@ -250,6 +255,7 @@ export function openHostSession(options: HostSessionOptions): HostSession {
   async function dispatch(call: HostCall, dispatchOptions: HostDispatchOptions = {}): Promise<HostDispatch> {
     const toolCallId = call.toolCallId ?? `call-${++calls}`;
     const source = dispatchOptions.source ?? "model";
+    const callApprove = dispatchOptions.approve;
     const inspection = registry.inspectionDefinition(call.name);
     const receipts: HookReceipt[] = [];
     const emit = (event: HostStepEvent): void => {
@@ -296,6 +302,12 @@ export function openHostSession(options: HostSessionOptions): HostSession {
             emit({ type: "step", toolCallId, step });
           },
           onHandlerSettled: () => panelCall.closeContext(),
+          ...(callApprove
+            ? {
+                approve: (request: ApprovalRequest) =>
+                  callApprove(request, describeApproval(request, { cwd })),
+              }
+            : {}),
         },
       ),
     );

@@ -93,6 +93,38 @@ describe("openHostSession (A10 guarantees without code of the host's own)", () =
     await allowed.close();
   });
 
+  it("a call's own approve decides its ask instead of the session's, with the same approval view", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const sessionViews: ApprovalView[] = [];
+    const session = openHostSession({
+      cwd,
+      tools: [writeTool(cwd)],
+      approve: (_request, view) => {
+        sessionViews.push(view);
+        return false;
+      },
+    });
+    const callViews: ApprovalView[] = [];
+    const approved = await session.dispatch(
+      { name: "touch", arguments: { path: "a" }, toolCallId: "c1" },
+      {
+        approve: (request, view) => {
+          callViews.push(view);
+          return request.toolCallId === "c1";
+        },
+      },
+    );
+    expect(approved.result.isError).toBe(false);
+    expect(readFileSync(join(cwd, "touched"), "utf8")).toBe("a");
+    expect(callViews.map((view) => view.identity)).toEqual(["local/touch"]);
+    expect(sessionViews).toHaveLength(0);
+    // The next call without its own approve goes back to the session's.
+    const denied = await session.dispatch({ name: "touch", arguments: { path: "b" } });
+    expect(denied.result.code).toBe("approval_denied");
+    expect(sessionViews).toHaveLength(1);
+    await session.close();
+  });
+
   it("without an approval callback an ask ends approval_required, never an implicit yes", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
     const session = openHostSession({ cwd, tools: [writeTool(cwd)] });
