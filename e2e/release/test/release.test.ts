@@ -367,6 +367,7 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/host", args: [] },
   { name: "@raw/tools", args: [] },
   { name: "@raw/mcp", args: [] },
+  { name: "@raw/acp", args: [] },
   { name: "@raw/panel-web", args: [] },
   { name: "@raw/store-postgres", args: [] },
   { name: "@raw/store-sqlite", args: ["--ignore-scripts"] },

@@ -38,6 +38,7 @@ export const PUBLISHED_DIRS = [
   "packages/host",
   "packages/tools",
   "packages/mcp",
+  "packages/acp",
   "packages/panel-web",
   "packages/store-sqlite",
   "packages/store-postgres",
