@@ -34,7 +34,7 @@ describe("serveAcpAgent: tool calls and permission requests (A12)", () => {
   it("initialize answers protocol 1; a write asks with the four options and the A10 view, and allow_once writes", async () => {
     const cwd = workdir();
     const c = await connect({ cwd, script: { permission: select("allow_once") } });
-    expect(c.init.protocolVersion).toBe(1);
+    expect((c.init as { protocolVersion: number }).protocolVersion).toBe(1);
     const s = await c.newSession();
     const r = await c.prompt(s, `write_file ${writeArgs("a.txt")}`);
     expect(r.stopReason).toBe("end_turn");
