@@ -34,7 +34,7 @@ export function workdir(): string {
 }
 
 /** Two connected in-memory ACP streams; every message the agent sends is kept in `sent`. */
-export function pipePair(): { agent: Stream; client: Stream; sent: AnyMessage[] } {
+export function pipePair(): { agent: Stream; client: Stream; sent: AnyMessage[]; disconnect: () => void } {
   const sent: AnyMessage[] = [];
   const toClient = new TransformStream<AnyMessage, AnyMessage>({
     transform(message, controller) {
@@ -42,8 +42,15 @@ export function pipePair(): { agent: Stream; client: Stream; sent: AnyMessage[] 
       controller.enqueue(message);
     },
   });
-  const toAgent = new TransformStream<AnyMessage, AnyMessage>();
+  let input: TransformStreamDefaultController<AnyMessage> | undefined;
+  const toAgent = new TransformStream<AnyMessage, AnyMessage>({
+    start(controller) {
+      input = controller;
+    },
+  });
   return {
+    // The client goes away: the agent's input ends, as when an editor's process dies.
+    disconnect: () => input?.terminate(),
     agent: { writable: toClient.writable, readable: toAgent.readable },
     client: { writable: toAgent.writable, readable: toClient.readable },
     sent,
@@ -115,6 +122,7 @@ export async function connect(options: {
   }
   return {
     init,
+    disconnect: pair.disconnect,
     connection,
     agentConnection,
     newSession,
