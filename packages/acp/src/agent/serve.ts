@@ -74,7 +74,8 @@ function invalid(code: string, message: string): RequestError {
  * Builds an ACP agent (protocol 1) that binds host sessions to ACP sessions (amendment A12): `initialize` reads the
  * client's `elicitation.form` and `_meta.raw` extensions, `session/new` opens a host session through the factory
  * (mounting `mcpServers`), `session/prompt` runs the turn driver, `session/cancel` aborts the turn. Connect it to a
- * stream (`serveAcpAgent`) or to a `ClientApp` in-process.
+ * stream (`serveAcpAgent`) or to a `ClientApp` in-process. One app serves one connection (its client features and
+ * sessions are that connection's); `serveAcpAgent` builds one per connection.
  */
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const driver = options.driver ?? commandModeDriver;
