@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(schema predicate effects panel hook-protocol tool-api node-support mcp ai-sdk)
+packages=(schema predicate effects panel hook-protocol tool-api node-support mcp ai-sdk acp)
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

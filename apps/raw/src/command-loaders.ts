@@ -16,5 +16,6 @@ export const COMMAND_LOADERS: Readonly<Record<CommandName, () => Promise<Command
   panel: () => import("./commands/panel.js"),
   demo: () => import("./commands/demo.js"),
   mcp: () => import("./commands/mcp.js"),
+  acp: () => import("./commands/acp.js"),
   serve: () => import("./commands/serve.js"),
 };

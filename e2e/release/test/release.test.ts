@@ -378,6 +378,7 @@ const MEASURED_ONLY: ReadonlyArray<{ name: string; args: string[] }> = [
   { name: "@raw/validate", args: [] },
   { name: "@raw/ai-sdk", args: [] },
   { name: "@raw/mcp", args: [] },
+  { name: "@raw/acp", args: [] },
   { name: "@raw/panel-web", args: [] },
   { name: "@raw/store-postgres", args: [] },
   { name: "@raw/store-sqlite", args: ["--ignore-scripts"] },

@@ -40,6 +40,7 @@ export const PUBLISHED_DIRS = [
   "packages/validate",
   "packages/ai-sdk",
   "packages/mcp",
+  "packages/acp",
   "packages/panel-web",
   "packages/store-sqlite",
   "packages/store-postgres",

@@ -133,6 +133,7 @@ export type CommandName =
   | "panel"
   | "demo"
   | "mcp"
+  | "acp"
   | "serve";
 
 /**
@@ -349,6 +350,32 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
     peers: {
       packages: ["@modelcontextprotocol/sdk", "zod"],
       install: "npm install @modelcontextprotocol/sdk@1 zod@4",
+    },
+  },
+  acp: {
+    summary:
+      "an ACP agent on stdio for editors (Zed, JetBrains): run tools with Raw rules, hooks and approval",
+    forms: [
+      {
+        positionals: [],
+        options: {
+          tool: TOOL,
+          rules: RULES,
+          hook: HOOK,
+          cwd: CWD,
+          state: STATE,
+          driver: {
+            type: "string",
+            value: "module",
+            summary: "a module exporting the turn driver (default: command mode, `<tool> <JSON arguments>`)",
+          },
+        },
+      },
+    ],
+    examples: ["acp --rules rules.json --hook guard"],
+    peers: {
+      packages: ["@agentclientprotocol/sdk", "zod"],
+      install: "npm install @agentclientprotocol/sdk@2 zod@4",
     },
   },
   serve: {

@@ -1,0 +1,44 @@
+/**
+ * `@raw/acp`: Raw contracts over the Agent Client Protocol (protocol 1, amendment A12). `serveAcpAgent` binds host
+ * sessions of `@raw/host` to an ACP agent connection; the mapping modules (tool kind, locations, permission options,
+ * approval content, plan, elicitation) are shared with an ACP gate.
+ */
+export { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./agent/capabilities.js";
+export { COMMAND_MODE_HELP, commandModeDriver } from "./agent/command-mode.js";
+export type { AcpPromptBlock, AcpStopReason, AcpTurn, AcpTurnDriver } from "./agent/driver.js";
+export { createSessionGrants, type SessionGrants } from "./agent/grants.js";
+export {
+  type AcpAgentOptions,
+  type AcpMcpMount,
+  type AcpMcpServer,
+  type AcpSessionBinding,
+  createAcpAgent,
+  type ServeAcpAgentOptions,
+  serveAcpAgent,
+} from "./agent/serve.js";
+export { stdioStream } from "./agent/stdio.js";
+export * from "./limits.js";
+export {
+  type ElicitationForm,
+  type ElicitationProperty,
+  elicitationFormOf,
+  interactionMessageOf,
+  submissionOf,
+} from "./mapping/elicitation.js";
+export {
+  approvalContent,
+  decidePermission,
+  PERMISSION_OPTIONS,
+  type PermissionDecision,
+  type PermissionOption,
+  type PermissionOptionKind,
+} from "./mapping/permission.js";
+export { type AcpPlanEntry, planEntriesOf, planStatusOf } from "./mapping/plan.js";
+export {
+  type AcpEffectKind,
+  type EffectFile,
+  effectFiles,
+  locationsOf,
+  toolKindOf,
+} from "./mapping/tool-kind.js";
+export { resultContent, type ToolCallTextContent } from "./mapping/tool-result.js";
