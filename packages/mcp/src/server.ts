@@ -8,6 +8,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -61,6 +62,12 @@ const RetryableCallToolRequestSchema = CallToolRequestSchema.extend({
     inputResponses: z.unknown().optional(),
     requestState: z.unknown().optional(),
   }),
+});
+
+/** `server/discover` (2026-07-28): asked instead of `initialize`. */
+const DiscoverRequestSchema = z.object({
+  method: z.literal("server/discover"),
+  params: z.looseObject({}).optional(),
 });
 
 /** The revision whose requests carry their envelope in `_meta` and get `input_required` results (amendment A11). */
@@ -222,6 +229,17 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
     const canElicit = (): boolean => server.getClientCapabilities()?.elicitation?.form !== undefined;
 
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+    // 2026-07-28 negotiation (no handshake): the revisions served and what this server offers.
+    setBaseRequestHandler.call(server, DiscoverRequestSchema, () => ({
+      supportedVersions: [MCP_MODERN_REVISION, LATEST_PROTOCOL_VERSION],
+      capabilities: {
+        tools: { listChanged: true },
+        ...(panels === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
+      },
+      ttlMs: 0,
+      cacheScope: "private",
+      ...(instructions === undefined ? {} : { instructions }),
+    }));
 
     setBaseRequestHandler.call(
       server,
