@@ -80,6 +80,12 @@ const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The key of Raw's one approval question in an `input_required` result. */
 export const MCP_APPROVAL_INPUT_KEY = "raw_approval";
 
+/** A result as its request's revision wants it: a 2026-07-28 result states `resultType: "complete"`. */
+function completed<T extends object>(params: unknown, result: T): T {
+  const meta = recordOf(recordOf(params)?._meta);
+  return meta?.[META_VERSION] === MCP_MODERN_REVISION ? { ...result, resultType: "complete" } : result;
+}
+
 function recordOf(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -228,7 +234,9 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
     // Form elicitation (an empty `elicitation: {}` of older clients means form too); URL-only clients cannot answer.
     const canElicit = (): boolean => server.getClientCapabilities()?.elicitation?.form !== undefined;
 
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+    server.setRequestHandler(ListToolsRequestSchema, (request) =>
+      completed(request.params, { tools: listTools() }),
+    );
     // 2026-07-28 negotiation (no handshake): the revisions served and what this server offers.
     setBaseRequestHandler.call(server, DiscoverRequestSchema, () => ({
       supportedVersions: [MCP_MODERN_REVISION, LATEST_PROTOCOL_VERSION],
@@ -236,6 +244,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         tools: { listChanged: true },
         ...(panels === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
       },
+      resultType: "complete",
       ttlMs: 0,
       cacheScope: "private",
       ...(instructions === undefined ? {} : { instructions }),
@@ -349,8 +358,11 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         }
         if (denied && refusal !== undefined) {
           const text = `approval denied for ${request.params.name}: ${refusal.code}: ${refusal.message}`;
-          return checkedResult(
-            toMcpResult({ isError: true, code: "approval_denied", content: [{ type: "text", text }] }),
+          return completed(
+            params,
+            checkedResult(
+              toMcpResult({ isError: true, code: "approval_denied", content: [{ type: "text", text }] }),
+            ),
           );
         }
         const result: ToolResult =
@@ -361,7 +373,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
                 content: [{ type: "text", text: `approval required for ${request.params.name}` }],
               }
             : dispatched.result;
-        return checkedResult(toMcpResult(result));
+        return completed(params, checkedResult(toMcpResult(result)));
       },
     );
 

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -175,5 +177,56 @@ describe("raw mcp proxy for a 2026-07-28 client, in front of @modelcontextprotoc
     });
     expect(textOf(forged)).toContain("request_state_invalid");
     expect(existsSync(join(root, "no.txt"))).toBe(false);
+  });
+
+  it("the SDK 2.x client negotiates 2026-07-28 and its elicitation handler approves or declines the write", async () => {
+    const root = tempDir("raw-mcp-2026-v2-");
+    const rules = rulesFile();
+    for (const approve of [false, true]) {
+      const messages: string[] = [];
+      const client = new ClientV2(
+        { name: "v2", version: "1" },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+      );
+      client.setRequestHandler("elicitation/create", async (request) => {
+        messages.push(String((request.params as { message: string }).message));
+        return approve ? { action: "accept", content: { approve: true } } : { action: "decline" };
+      });
+      await client.connect(
+        new StdioClientTransportV2({
+          command: process.execPath,
+          args: [
+            bin,
+            "mcp",
+            "proxy",
+            "--rules",
+            rules,
+            "--name",
+            "fs",
+            "--",
+            process.execPath,
+            filesystem,
+            root,
+          ],
+          cwd: appRoot,
+          stderr: "ignore",
+        }),
+      );
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const result = await client.callTool({
+        name: "write_file",
+        arguments: { path: join(root, "v2.txt"), content: "v2" },
+      });
+      await client.close();
+      expect(messages).toHaveLength(1);
+      expect(messages[0]?.split("\n")[0]).toBe("approve mcp/fs/write_file?");
+      if (approve) {
+        expect(result.isError).not.toBe(true);
+        expect(readFileSync(join(root, "v2.txt"), "utf8")).toBe("v2");
+      } else {
+        expect(JSON.stringify(result.content)).toContain("approval_denied");
+        expect(existsSync(join(root, "v2.txt"))).toBe(false);
+      }
+    }
   });
 });
