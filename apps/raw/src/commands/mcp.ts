@@ -163,6 +163,8 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     throw error;
   }
   try {
+    const http = stringOption(args, "http");
+    if (http !== undefined) return await serveHttp(server, http, io, args.usage);
     const stopped = untilStopped(true);
     await server.connect(new ServerStdioTransport());
     await stopped;
@@ -197,6 +199,23 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
     await server.close();
     return EXIT_OK;
   }
+  try {
+    return await serveHttp(server, http, io, usage);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with a bearer token on every request
+ * (A10): `RAW_MCP_TOKEN`, else a random one printed once on standard error. Resolves once asked to stop.
+ */
+async function serveHttp(
+  server: RawMcpServer,
+  http: string,
+  io: CliIo,
+  usage: string | undefined,
+): Promise<number> {
   const match = /^(.*):(\d{1,5})$/.exec(http);
   if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
   const given = envOf(io)[MCP_TOKEN_ENV];
@@ -227,7 +246,6 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   );
   await untilStopped(false);
   await listener.close();
-  await server.close();
   return EXIT_OK;
 }
 

@@ -7,6 +7,7 @@ import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { appRoot, bin, tempDir } from "./helpers.js";
@@ -228,5 +229,62 @@ describe("raw mcp proxy for a 2026-07-28 client, in front of @modelcontextprotoc
         expect(existsSync(join(root, "v2.txt"))).toBe(false);
       }
     }
+  });
+
+  it("raw mcp proxy --http serves the gated server on /mcp with the token on every request", async () => {
+    const root = tempDir("raw-mcp-proxy-http-");
+    writeFileSync(join(root, "a.txt"), "A");
+    const token = "a-proxy-token-of-enough-characters";
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "mcp",
+        "proxy",
+        "--rules",
+        rulesFile(),
+        "--name",
+        "fs",
+        "--http",
+        "127.0.0.1:0",
+        "--",
+        process.execPath,
+        filesystem,
+        root,
+      ],
+      { cwd: appRoot, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, RAW_MCP_TOKEN: token } },
+    );
+    children.push(child);
+    let stderr = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    await expect
+      .poll(() => /serving on (\S+)/u.exec(stderr)?.[1], { timeout: 20_000 })
+      .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/u);
+    const url = new URL(/serving on (\S+)/u.exec(stderr)?.[1] as string);
+    expect(stderr).not.toContain(token);
+
+    const refused = new Client({ name: "no-token", version: "1" });
+    await expect(refused.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(
+      /401|unauthorized|token/iu,
+    );
+
+    const client = new Client({ name: "with-token", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const read = await client.callTool({ name: "read_text_file", arguments: { path: join(root, "a.txt") } });
+    expect(JSON.stringify(read.content)).toContain('"A"');
+    const write = await client.callTool({
+      name: "write_file",
+      arguments: { path: join(root, "w.txt"), content: "w" },
+    });
+    expect(JSON.stringify(write.content)).toContain("approval_required");
+    expect(existsSync(join(root, "w.txt"))).toBe(false);
+    await client.close();
   });
 });
