@@ -276,6 +276,8 @@ export function openHostSession(options: HostSessionOptions): HostSession {
       declarations: inspection?.panels ?? [],
       toolCallId,
       source,
+      // A tool that declares no panels may still send updates to implicit ones (a mounted MCP tool, `panels.md` §2.4).
+      ...(inspection?.implicitPanels === true ? { implicitPanels: true } : {}),
     });
     // Interactions are fitted to the output cap dispatch gives the handler (raised by a tool's `outputLimit`): the
     // context is bound when the handler asks, after the `handler` step said its budget (A10: one interaction path).

@@ -41,11 +41,24 @@ export {
   serverNameOf,
 } from "./names.js";
 export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
+export {
+  argumentsDigest,
+  createRequestStateKeeper,
+  MAX_MCP_REQUEST_STATE_CHARS,
+  MAX_MCP_USED_REQUEST_STATES,
+  MCP_REQUEST_STATE_TTL_MS,
+  type RequestStateKeeper,
+  type RequestStateKeeperOptions,
+  type RequestStateRefusal,
+} from "./request-state.js";
 export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";
 export {
+  APPROVAL_SCHEMA,
   type CreateMcpServerOptions,
   createMcpServer,
-  type McpPanelSource,
+  MAX_MCP_FORM_RETRIES,
+  MCP_APPROVAL_INPUT_KEY,
+  MCP_MODERN_REVISION,
   PANEL_RESOURCE_PREFIX,
   type RawMcpServer,
 } from "./server.js";

@@ -1,10 +1,14 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CallToolRequestParamsSchema,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -14,65 +18,101 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { describeApproval } from "@raw/host";
-import type { PanelHost } from "@raw/panel/host";
-import { prepareForm, validateFormAnswers } from "@raw/panel/host";
-import { ContractError } from "@raw/schema";
-import type {
-  ApprovalCallback,
-  DispatchContext,
-  ToolInteractionsContext,
-  ToolRegistry,
-  ToolResult,
-} from "@raw/tool-api";
+import { type HostSession, type HostSessionOptions, openHostSession } from "@raw/host";
+import type { InteractionRecord, InteractionRetry, InteractionSubmission, PanelHost } from "@raw/panel/host";
+import { escapeDisplayText } from "@raw/schema";
+import type { ApprovalRequest, ToolResult } from "@raw/tool-api";
+import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
+import { createRequestStateKeeper } from "./request-state.js";
 import { toMcpResult } from "./result-mapping.js";
 
 /** The URI scheme of panels exposed as MCP resources: `raw-panel:///<encoded full id>`. */
 export const PANEL_RESOURCE_PREFIX = "raw-panel:///";
 
-/**
- * The panel host a server exposes as resources (what `createPanelHost` returns, or any object with these). When
- * it also has `beginCall` (a whole `PanelHost`), every call runs in a panel call of its own (`context.panels`),
- * settled after dispatch; wire the same host's `sink` as the registry's `panelSink`.
- */
-export type McpPanelSource = Pick<PanelHost, "list" | "get" | "subscribe"> &
-  Partial<Pick<PanelHost, "beginCall">>;
+/** How many times one form is asked again after an answer the interaction service refused; then it is cancelled. */
+export const MAX_MCP_FORM_RETRIES = 3;
 
-/** Options of `createMcpServer`. */
-export interface CreateMcpServerOptions {
-  /** Absolute session working directory of every dispatch. */
-  cwd: string;
-  /** The server's name and version in `initialize` (default `raw`, `0.1.0`). */
-  name?: string | undefined;
+/**
+ * Options of `createMcpServer`: the host session's (amendment A10: tools, rules, hooks, store, output budget; the
+ * session's approval and interaction ports are the MCP client's) and the server's own.
+ */
+export interface CreateMcpServerOptions
+  extends Omit<HostSessionOptions, "approve" | "interactionAdapter" | "interactive"> {
+  /** The server's name (or a function giving it per connection) and version (default `raw`, `0.1.0`). */
+  name?: string | (() => string) | undefined;
   version?: string | undefined;
-  /** Model-facing names exposed; others are neither listed nor callable. */
-  whitelist?: readonly string[] | undefined;
   /**
    * The annotations of a tool that come from somewhere that declares them (for example a mounted MCP server's own
    * annotations, via `McpMount.tools`). Tools without them get no read-only or non-destructive claim.
    */
   annotations?: ((name: string) => ToolAnnotations | undefined) | undefined;
-  /** Panels to expose as resources, with `notifications/resources/updated` on every committed change. */
-  panels?: McpPanelSource | undefined;
-  /** Deadline of an approval elicitation (ms); none by default. */
-  approvalTimeoutMs?: number | undefined;
-  /** Output budget of each call (registry default otherwise). */
-  maxOutputBytes?: number | undefined;
+  /** Exposes the session's panels as resources, with `notifications/resources/updated` (default true). */
+  exposePanels?: boolean | undefined;
   /** Instructions sent in `initialize`. */
   instructions?: string | undefined;
+  /** How long a 2026-07-28 approval state stays valid, in ms (default `MCP_REQUEST_STATE_TTL_MS`). */
+  requestStateTtlMs?: number | undefined;
 }
 
-/** A Raw registry served over MCP: one SDK server per connection. */
+/** `tools/call` with the 2026-07-28 retry channel (`inputResponses`, `requestState`) kept, not stripped. */
+const RetryableCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({
+    inputResponses: z.unknown().optional(),
+    requestState: z.unknown().optional(),
+  }),
+});
+
+/** `server/discover` (2026-07-28): asked instead of `initialize`. */
+const DiscoverRequestSchema = z.object({
+  method: z.literal("server/discover"),
+  params: z.looseObject({}).optional(),
+});
+
+/** The revision whose requests carry their envelope in `_meta` and get `input_required` results (amendment A11). */
+export const MCP_MODERN_REVISION = "2026-07-28";
+
+/** The `_meta` keys of a 2026-07-28 request envelope. */
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/** The key of Raw's one approval question in an `input_required` result. */
+export const MCP_APPROVAL_INPUT_KEY = "raw_approval";
+
+/** A result as its request's revision wants it: a 2026-07-28 result states `resultType: "complete"`. */
+function completed<T extends object>(params: unknown, result: T): T {
+  const meta = recordOf(recordOf(params)?._meta);
+  return meta?.[META_VERSION] === MCP_MODERN_REVISION ? { ...result, resultType: "complete" } : result;
+}
+
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** What one MCP request lends the host session while its call runs: the client that approves and answers. */
+interface CallPorts {
+  approve(request: ApprovalRequest, text: string): Promise<boolean>;
+  ask(
+    record: InteractionRecord,
+    signal: AbortSignal,
+    retry?: InteractionRetry,
+  ): Promise<InteractionSubmission>;
+}
+
+/** A host session served over MCP: one SDK server per connection. */
 export interface RawMcpServer {
+  /** The host session every call runs in (`@raw/host`); mount MCP servers into its `registry`. */
+  readonly session: HostSession;
   /** Serves one connection (stdio, or one Streamable HTTP session) on `transport`; resolves once it is connected. */
   connect(transport: Transport): Promise<Server>;
   /** Tells every connected client that the tool list changed (`notifications/tools/list_changed`). */
   notifyToolsChanged(): Promise<void>;
   /** The connections currently served. */
   readonly connections: ReadonlySet<Server>;
-  /** Closes every connection. */
+  /** Closes every connection, then the host session. */
   close(): Promise<void>;
 }
 
@@ -110,22 +150,52 @@ function checkedResult(result: CallToolResult): CallToolResult {
 /** Dispatch's call id from an MCP request id, unique per connection. */
 let connectionCounter = 0;
 
+/** The approval form: one boolean to confirm, shown under the approval view. */
+export const APPROVAL_SCHEMA = Object.freeze({
+  type: "object" as const,
+  properties: { approve: { type: "boolean" as const, title: "Approve", description: "Run this call" } },
+  required: ["approve"],
+});
+
 /**
- * Serves a Raw registry over MCP (stdio or Streamable HTTP through `connect`). `tools/list` lists exactly what the
- * registry exposes (hidden tools never appear); `tools/call` dispatches with `source: "model"` through the whole
- * pipeline. An `ask` decision becomes an elicitation (intended effects first, then arguments) when the client
- * supports elicitation, and `approval_required` otherwise — never an implicit yes. `ask_user` forms become
- * elicitations when they fit, else `interaction_unavailable`. Panels are resources with update notifications.
+ * Serves a host session (`@raw/host`, opened here from `options`) over MCP (stdio or Streamable HTTP through
+ * `connect`). `tools/list` lists exactly what the session exposes (hidden tools never appear); `tools/call`
+ * dispatches with `source: "model"` through the whole pipeline. An `ask` decision becomes an elicitation showing
+ * the one approval view (`describeApproval`) when the client supports elicitation, and `approval_required`
+ * otherwise — never an implicit yes. Interaction forms go through the session's interaction service (an invalid
+ * answer stays pending and is asked again), shown as elicitations. Panels are resources with update notifications.
  */
-export function createMcpServer(registry: ToolRegistry, options: CreateMcpServerOptions): RawMcpServer {
+export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
   const connections = new Set<Server>();
   const subscriptions = new Map<Server, Set<string>>();
   const known = new Set<string>();
+  const calls = new AsyncLocalStorage<CallPorts>();
+  const {
+    name: serverName,
+    version,
+    annotations,
+    exposePanels,
+    instructions,
+    requestStateTtlMs,
+    ...sessionOptions
+  } = options;
+  const states = createRequestStateKeeper({ ttlMs: requestStateTtlMs });
+  const session = openHostSession({
+    ...sessionOptions,
+    approve: (request, view) => calls.getStore()?.approve(request, view.text) ?? false,
+    interactionAdapter: (record, signal, retry) => {
+      const ports = calls.getStore();
+      if (ports === undefined) throw new Error("interaction_unavailable: no MCP call is running");
+      return ports.ask(record, signal, retry);
+    },
+  });
+  const registry = session.registry;
+  const panels: PanelHost | undefined = exposePanels === false ? undefined : session.panels;
   let unsubscribe: (() => void) | undefined;
 
-  if (options.panels !== undefined) {
-    for (const state of options.panels.list()) known.add(state.fullId);
-    unsubscribe = options.panels.subscribe((frame) => {
+  if (panels !== undefined) {
+    for (const state of panels.list()) known.add(state.fullId);
+    unsubscribe = panels.subscribe((frame) => {
       if (frame.type !== "update" || frame.live || frame.view !== undefined) return;
       const uri = panelUri(frame.fullId);
       const added = !known.has(frame.fullId);
@@ -139,131 +209,175 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
   }
 
   const listTools = (): Tool[] =>
-    registry.definitions(options.whitelist).map((definition) => ({
+    registry.definitions().map((definition) => ({
       name: definition.name,
       description: definition.description,
       inputSchema: definition.inputSchema as Tool["inputSchema"],
-      annotations: options.annotations?.(definition.name) ?? UNDECLARED,
+      annotations: annotations?.(definition.name) ?? UNDECLARED,
     }));
 
   const build = (): Server => {
     const server = new Server(
-      { name: options.name ?? "raw", version: options.version ?? "0.1.0" },
+      {
+        name: (typeof serverName === "function" ? serverName() : serverName) ?? "raw",
+        version: version ?? "0.1.0",
+      },
       {
         capabilities: {
           tools: { listChanged: true },
-          ...(options.panels === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
+          ...(panels === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
         },
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(instructions === undefined ? {} : { instructions }),
       },
     );
     const connectionId = ++connectionCounter;
     // Form elicitation (an empty `elicitation: {}` of older clients means form too); URL-only clients cannot answer.
     const canElicit = (): boolean => server.getClientCapabilities()?.elicitation?.form !== undefined;
 
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+    server.setRequestHandler(ListToolsRequestSchema, (request) =>
+      completed(request.params, { tools: listTools() }),
+    );
+    // 2026-07-28 negotiation (no handshake): the revisions served and what this server offers.
+    setBaseRequestHandler.call(server, DiscoverRequestSchema, () => ({
+      supportedVersions: [MCP_MODERN_REVISION, LATEST_PROTOCOL_VERSION],
+      capabilities: {
+        tools: { listChanged: true },
+        ...(panels === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
+      },
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      ...(instructions === undefined ? {} : { instructions }),
+    }));
 
     setBaseRequestHandler.call(
       server,
-      CallToolRequestSchema,
+      RetryableCallToolRequestSchema,
       async (request, extra): Promise<CallToolResult> => {
         const signal = extra.signal;
-        const approve: ApprovalCallback | undefined = canElicit()
-          ? async (approval) => {
-              const answer = await server.elicitInput(
-                {
-                  mode: "form",
-                  message: describeApproval(approval, { cwd: options.cwd }).text,
-                  requestedSchema: {
-                    type: "object",
-                    properties: {
-                      approve: { type: "boolean", title: "Approve", description: "Run this call" },
-                    },
-                    required: ["approve"],
-                  },
-                },
-                { signal: approval.signal ?? signal },
-              );
-              return answer.action === "accept" && answer.content?.approve === true;
+        const params = request.params as Record<string, unknown>;
+        const meta = recordOf(params._meta);
+        const modern = meta?.[META_VERSION] === MCP_MODERN_REVISION;
+        /** A 2026-07-28 `ask`: the retry's state redeemed and its answer read, or a question to return. */
+        let question: { text: string; state: string } | undefined;
+        let refusal: { code: string; message: string } | undefined;
+        const approveModern = (approval: ApprovalRequest, text: string): boolean => {
+          const explained = session.explain(approval.identity, approval.arguments, approval.effects);
+          const subject = {
+            identity: approval.identity,
+            arguments: params.arguments ?? {},
+            rule: `rule:${String(explained.ruleIndex)}`,
+          };
+          if (params.requestState !== undefined) {
+            const redeemed = states.redeem(params.requestState, subject);
+            if (!redeemed.ok) {
+              refusal = redeemed;
+              return false;
             }
-          : undefined;
-        const interactions: ToolInteractionsContext = {
-          request: async (input) => {
-            const form = formOf(input.document);
+            const answer = recordOf(recordOf(params.inputResponses)?.[MCP_APPROVAL_INPUT_KEY]);
+            return answer?.action === "accept" && recordOf(answer.content)?.approve === true;
+          }
+          if (recordOf(recordOf(meta?.[META_CAPABILITIES])?.elicitation) === undefined) {
+            unanswerable = true;
+            return false;
+          }
+          const state = states.issue(subject);
+          if (state === undefined) {
+            unanswerable = true;
+            return false;
+          }
+          question = { text, state };
+          return false;
+        };
+        const ports: CallPorts = {
+          approve: async (approval, text) => {
+            if (modern) return approveModern(approval, text);
+            if (!canElicit()) {
+              unanswerable = true;
+              return false;
+            }
+            const answer = await server.elicitInput(
+              { mode: "form", message: text, requestedSchema: APPROVAL_SCHEMA },
+              { signal },
+            );
+            return answer.action === "accept" && answer.content?.approve === true;
+          },
+          ask: async (record, askSignal, retry) => {
+            const form = formOf(record.document);
             if (form === undefined || !canElicit()) {
-              throw new ContractError(
-                "interaction_unavailable",
+              // A rejection cancels the request (the handler reads `cancelled`).
+              throw new Error(
                 form === undefined
                   ? "interaction_unavailable: this form does not fit an MCP elicitation"
                   : "interaction_unavailable: the MCP client does not support elicitation",
               );
             }
-            const prepared = prepareForm(form.fields, options.maxOutputBytes ?? 65_536);
+            retries = retry === undefined ? 0 : retries + 1;
+            if (retries > MAX_MCP_FORM_RETRIES)
+              throw new Error("interaction_invalid: too many invalid answers");
+            const message =
+              retry === undefined
+                ? form.message
+                : `${escapeDisplayText(`${retry.error.code}: ${retry.error.message}`, { maxBytes: 512 })}\n\n${form.message}`;
             const answer = await server.elicitInput(
-              { mode: "form", message: form.message, requestedSchema: elicitationSchema(prepared.fields) },
-              { signal },
+              { mode: "form", message, requestedSchema: elicitationSchema(record.form.fields) },
+              { signal: AbortSignal.any([signal, askSignal]) },
             );
-            if (answer.action !== "accept") return { status: "cancelled" };
-            const checked = validateFormAnswers(prepared, answer.content ?? {});
-            if (!checked.ok) {
-              throw new ContractError(
-                checked.issues[0]?.code ?? "interaction_invalid",
-                checked.issues[0]?.message ?? "",
-              );
-            }
-            return { status: "answered", answers: checked.answers };
+            return {
+              requestId: record.identity.requestId,
+              expectedRevision: record.revision,
+              idempotencyKey: randomUUID(),
+              response: answer.action === "accept" ? "submit" : "cancel",
+              ...(answer.action === "accept" ? { answers: answer.content ?? {} } : {}),
+            };
           },
         };
-        const context: DispatchContext = {
-          cwd: options.cwd,
-          signal,
-          ...(options.whitelist === undefined ? {} : { whitelist: options.whitelist }),
-          ...(approve === undefined ? {} : { approve }),
-          ...(options.approvalTimeoutMs === undefined
-            ? {}
-            : { approvalTimeoutMs: options.approvalTimeoutMs }),
-          ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-          interactions,
-        };
+        let retries = 0;
+        // An `ask` this client cannot be shown ends `approval_required`, as with no approver at all.
+        let unanswerable = false;
         const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
-        // The inspection (a copy of the tool's schemas) only when a panel call needs it.
-        const inspection =
-          options.panels?.beginCall === undefined
-            ? undefined
-            : registry.inspectionDefinition(request.params.name);
-        const panelCall =
-          options.panels?.beginCall !== undefined && inspection !== undefined
-            ? options.panels.beginCall({
-                owner: inspection.identity,
-                declarations: inspection.panels ?? [],
-                toolCallId,
-                source: "model",
-                ...(inspection.implicitPanels === true ? { implicitPanels: true } : {}),
-              })
-            : undefined;
-        if (panelCall !== undefined) context.panels = panelCall.context;
-        let result: ToolResult;
-        try {
-          result = await registry.dispatch(
-            {
-              name: request.params.name,
-              arguments: request.params.arguments ?? {},
-              toolCallId,
-              source: "model",
+        const dispatched = await calls.run(ports, () =>
+          session.dispatch(
+            { name: request.params.name, arguments: request.params.arguments ?? {}, toolCallId },
+            { signal, source: "model" },
+          ),
+        );
+        const denied = dispatched.result.code === "approval_denied";
+        if (denied && question !== undefined) {
+          // The one question of a 2026-07-28 `ask` (A11): the approval view, a confirmation, and the signed state.
+          return {
+            resultType: "input_required",
+            inputRequests: {
+              [MCP_APPROVAL_INPUT_KEY]: {
+                method: "elicitation/create",
+                params: { mode: "form", message: question.text, requestedSchema: APPROVAL_SCHEMA },
+              },
             },
-            context,
-          );
-        } catch (error) {
-          panelCall?.abandon();
-          throw error;
+            requestState: question.state,
+          } as unknown as CallToolResult;
         }
-        panelCall?.settle({ hasOtherContent: result.content.length > 0 });
-        return checkedResult(toMcpResult(result));
+        if (denied && refusal !== undefined) {
+          const text = `approval denied for ${request.params.name}: ${refusal.code}: ${refusal.message}`;
+          return completed(
+            params,
+            checkedResult(
+              toMcpResult({ isError: true, code: "approval_denied", content: [{ type: "text", text }] }),
+            ),
+          );
+        }
+        const result: ToolResult =
+          unanswerable && denied
+            ? {
+                isError: true,
+                code: "approval_required",
+                content: [{ type: "text", text: `approval required for ${request.params.name}` }],
+              }
+            : dispatched.result;
+        return completed(params, checkedResult(toMcpResult(result)));
       },
     );
 
-    if (options.panels !== undefined) {
-      const panels = options.panels;
+    if (panels !== undefined) {
       server.setRequestHandler(ListResourcesRequestSchema, () => ({
         resources: panels.list().map((state) => ({
           uri: panelUri(state.fullId),
@@ -309,6 +423,7 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
   };
 
   return {
+    session,
     connections,
     async connect(transport: Transport): Promise<Server> {
       const server = build();
@@ -326,6 +441,7 @@ export function createMcpServer(registry: ToolRegistry, options: CreateMcpServer
       unsubscribe?.();
       await Promise.all([...connections].map((server) => server.close().catch(() => undefined)));
       connections.clear();
+      await session.close();
     },
   };
 }

@@ -2,7 +2,6 @@ import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { isContractError } from "@raw/schema";
-import { createToolRegistry } from "@raw/tool-api";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createMcpServer,
@@ -53,24 +52,28 @@ function send(
   });
 }
 
-function registry() {
-  const r = createToolRegistry({ rules: [{ match: "*", effect: "allow" }] });
-  r.register([
-    {
-      name: "ping",
-      identity: "local/ping",
-      description: "Answers pong.",
-      inputSchema: { type: "object" },
-      handler: () => ({ isError: false, content: [{ type: "text", text: "pong" }] }),
-    },
-  ]);
-  return r;
+/** The host session options of a server with one allowed tool. */
+function sessionOptions() {
+  return {
+    cwd: "/w",
+    rules: [{ match: "*", effect: "allow" as const }],
+    tools: [
+      {
+        name: "ping",
+        identity: "local/ping",
+        description: "Answers pong.",
+        inputSchema: { type: "object" },
+        handler: () => ({ isError: false, content: [{ type: "text" as const, text: "pong" }] }),
+      },
+    ],
+  };
 }
 
 /** A real server whose `connect` calls are counted. */
 function counted(server: RawMcpServer): RawMcpServer & { connects: number } {
   const wrapper = {
     connects: 0,
+    session: server.session,
     get connections() {
       return server.connections;
     },
@@ -93,7 +96,7 @@ afterEach(async () => {
 });
 
 async function listen(options: { token?: string } = {}) {
-  const server = counted(createMcpServer(registry(), { cwd: "/w" }));
+  const server = counted(createMcpServer(sessionOptions()));
   const listener = await listenMcpHttp(server, options);
   open.push({ listener, server });
   return { server, listener };
@@ -248,7 +251,7 @@ describe("listenMcpHttp refusals", () => {
   });
 
   it("a token shorter than 16 characters is refused on loopback too: mcp_token_required, nothing bound", async () => {
-    const server = createMcpServer(registry(), { cwd: "/w" });
+    const server = createMcpServer(sessionOptions());
     try {
       await listenMcpHttp(server, { host: "127.0.0.1", token: "short" });
       expect.unreachable();

@@ -1,12 +1,11 @@
-import { createToolRegistry } from "@raw/tool-api";
+import { createToolRegistry, type ToolHandlerContext } from "@raw/tool-api";
 import { describe, expect, it } from "vitest";
 import { createMcpServer, listenMcpHttp, mountMcpServer } from "../src/index.js";
 
 describe("mountMcpServer over Streamable HTTP", () => {
   it("mounts a server by URL with a bearer token, calls through, and aborts with cancellation", async () => {
     let aborted = false;
-    const upstream = createToolRegistry();
-    upstream.register([
+    const upstream = [
       {
         name: "add",
         description: "Adds.",
@@ -20,7 +19,7 @@ describe("mountMcpServer over Streamable HTTP", () => {
         name: "wait",
         description: "Waits until aborted.",
         inputSchema: { type: "object" },
-        handler: (_args, context) =>
+        handler: (_args: unknown, context: ToolHandlerContext) =>
           new Promise((resolve) => {
             context.signal?.addEventListener("abort", () => {
               aborted = true;
@@ -28,8 +27,8 @@ describe("mountMcpServer over Streamable HTTP", () => {
             });
           }),
       },
-    ]);
-    const server = createMcpServer(upstream, { cwd: "/" });
+    ];
+    const server = createMcpServer({ cwd: "/", tools: upstream as never });
     const listener = await listenMcpHttp(server, { token: "0123456789abcdef-token" });
     const registry = createToolRegistry({ rules: [{ match: "mcp/up/*", effect: "allow" }] });
     try {

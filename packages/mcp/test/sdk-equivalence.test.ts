@@ -126,15 +126,14 @@ describe("checkCallToolResult: the SDK's CallToolResultSchema, skipped only for 
 });
 
 /** A Raw registry whose tools answer with each kind of result the server direction maps. */
-function resultRegistry(): ToolRegistry {
-  const registry = createToolRegistry({ rules: [{ match: "*", effect: "allow" }] });
+function resultTools() {
   const tool = (name: string, result: HandlerResult) => ({
     name,
     description: `Answers with ${name}.`,
     inputSchema: { type: "object" },
     handler: () => result,
   });
-  registry.register([
+  return [
     tool("text", { isError: false, content: [{ type: "text", text: "hello" }] }),
     tool("failure", { isError: true, code: "disk_full", content: [{ type: "text", text: "no space" }] }),
     tool("image", {
@@ -154,7 +153,12 @@ function resultRegistry(): ToolRegistry {
       ],
     }),
     tool("big", { isError: false, content: [{ type: "text", text: "x".repeat(200_000) }] }),
-  ]);
+  ];
+}
+
+function resultRegistry(): ToolRegistry {
+  const registry = createToolRegistry({ rules: [{ match: "*", effect: "allow" }] });
+  registry.register(resultTools());
   return registry;
 }
 
@@ -185,7 +189,10 @@ describe("createMcpServer's tools/call: the SDK Server's result check, byte for 
     const registry = resultRegistry();
     const names = ["text", "failure", "image", "bad_image", "structured", "mixed", "big", "missing"];
     const ours = await wireOf(
-      (transport) => createMcpServer(registry, { cwd: "/" }).connect(transport),
+      (transport) =>
+        createMcpServer({ cwd: "/", rules: [{ match: "*", effect: "allow" }], tools: resultTools() }).connect(
+          transport,
+        ),
       names,
     );
     // The reference: the same dispatch and mapping registered through the SDK Server's tools/call handler.

@@ -6,9 +6,8 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describeApproval } from "@raw/host";
-import { createPanelHost } from "@raw/panel/host";
 import { isContractError } from "@raw/schema";
-import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
+import type { ToolHandlerContext } from "@raw/tool-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer, listenMcpHttp, type McpHttpListener, type RawMcpServer } from "../src/index.js";
 
@@ -23,85 +22,111 @@ const FILES_SCHEMA = {
   },
 };
 
-function buildRegistry(): ToolRegistry {
-  const registry = createToolRegistry({
+function buildSession() {
+  const session = {
     rules: [
       { match: "*", effect: "allow" },
       { match: "local/hidden", effect: "deny" },
       { match: "local/write", effect: "ask" },
-    ],
-  });
-  registry.register([
-    {
-      name: "read",
-      identity: "local/read",
-      description: "Reads.",
-      inputSchema: { type: "object", properties: { path: { type: "string" } } },
-      handler: (args: { path: string }) => ok(`read ${args.path}`),
-    },
-    {
-      name: "hidden",
-      identity: "local/hidden",
-      description: "Never listed.",
-      inputSchema: { type: "object" },
-      handler: () => ok("hidden ran"),
-    },
-    {
-      name: "write",
-      identity: "local/write",
-      description: "Writes.",
-      inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } } },
-      effectsSchema: FILES_SCHEMA,
-      describeEffects: (args: { path: string }) => ({
-        files: [{ operation: "write", path: `/w/${args.path}` }],
-      }),
-      handler: (args: { path: string }) => ok(`wrote ${args.path}`),
-    },
-    {
-      name: "ask_user",
-      identity: "local/ask_user",
-      description: "Asks a question.",
-      inputSchema: { type: "object" },
-      handler: async (_args, context) => {
-        const answer = await context.interactions?.request({
-          panel: "q",
-          document: {
-            blocks: [
-              { id: "intro", kind: "markdown", text: "Pick a colour" },
+    ] as const,
+    tools: [
+      {
+        name: "read",
+        identity: "local/read",
+        description: "Reads.",
+        inputSchema: { type: "object", properties: { path: { type: "string" } } },
+        handler: (args: { path: string }) => ok(`read ${args.path}`),
+      },
+      {
+        name: "hidden",
+        identity: "local/hidden",
+        description: "Never listed.",
+        inputSchema: { type: "object" },
+        handler: () => ok("hidden ran"),
+      },
+      {
+        name: "write",
+        identity: "local/write",
+        description: "Writes.",
+        inputSchema: {
+          type: "object",
+          properties: { path: { type: "string" }, content: { type: "string" } },
+        },
+        effectsSchema: FILES_SCHEMA,
+        describeEffects: (args: { path: string }) => ({
+          files: [{ operation: "write", path: `/w/${args.path}` }],
+        }),
+        handler: (args: { path: string }) => ok(`wrote ${args.path}`),
+      },
+      {
+        name: "ask_user",
+        identity: "local/ask_user",
+        description: "Asks a question.",
+        inputSchema: { type: "object" },
+        panels: [
+          {
+            id: "q",
+            title: "Question",
+            placement: "chat",
+            actions: [
               {
-                id: "f",
-                kind: "form",
-                fields: [
-                  {
-                    id: "colour",
-                    label: "Colour",
-                    kind: "single_select",
-                    required: true,
-                    options: [
-                      { id: "red", label: "Red" },
-                      { id: "blue", label: "Blue" },
-                    ],
-                  },
-                ],
+                id: "submit",
+                label: "Send",
+                scope: "block",
+                blocks: ["f"],
+                kind: "response",
+                response: "submit",
+              },
+              {
+                id: "cancel",
+                label: "Cancel",
+                scope: "block",
+                blocks: ["f"],
+                kind: "response",
+                response: "cancel",
               },
             ],
           },
-        });
-        return { isError: false, content: [{ type: "json", value: answer }] };
+        ],
+        handler: async (_args: unknown, context: ToolHandlerContext) => {
+          const answer = await context.interactions?.request({
+            panel: "q",
+            document: {
+              blocks: [
+                { id: "intro", kind: "markdown", text: "Pick a colour" },
+                {
+                  id: "f",
+                  kind: "form",
+                  fields: [
+                    {
+                      id: "colour",
+                      label: "Colour",
+                      kind: "single_select",
+                      required: true,
+                      options: [
+                        { id: "red", label: "Red" },
+                        { id: "blue", label: "Blue" },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          });
+          return { isError: false, content: [{ type: "json", value: answer }] };
+        },
       },
-    },
-  ]);
-  return registry;
+    ],
+  };
+  return session;
 }
 
-let registry: ToolRegistry;
 let server: RawMcpServer;
 let listener: McpHttpListener;
-const panelHost = createPanelHost();
 
 beforeAll(async () => {
-  registry = buildRegistry();
-  server = createMcpServer(registry, { cwd: "/w", panels: panelHost });
+  const { rules, tools } = buildSession();
+  server = createMcpServer({ cwd: "/w", rules: [...rules], tools: tools as never });
   listener = await listenMcpHttp(server, { token: "a-long-enough-test-token" });
 });
 afterAll(async () => {
@@ -232,11 +257,11 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
     await c.close();
   });
 
-  it("an ask_user form becomes an elicitation when the client supports it, else interaction_unavailable", async () => {
+  it("an ask_user form becomes an elicitation when the client supports it, else it is cancelled", async () => {
     const plain = await client();
     const unavailable = await plain.callTool({ name: "ask_user", arguments: {} });
-    expect(unavailable.isError).toBe(true);
-    expect(text(unavailable)).toContain("interaction_unavailable");
+    // The form went through the host's interaction service; a client that cannot be asked cancels it.
+    expect(JSON.stringify(unavailable.content)).toContain("cancelled");
     await plain.close();
     const schemas: unknown[] = [];
     const c = await client((_message, schema) => {
@@ -275,7 +300,7 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
         actions: [],
       },
     ] as const;
-    const first = panelHost.beginCall({ owner: "local/read", declarations: [...declarations] });
+    const first = server.session.panels.beginCall({ owner: "local/read", declarations: [...declarations] });
     await first.context.update("status", { op: "replace", document: { blocks: [] } });
     first.settle({ hasOtherContent: true });
     const c = await client();
@@ -287,7 +312,7 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
       updated.push(n.params.uri);
     });
     await c.subscribeResource({ uri });
-    const call = panelHost.beginCall({ owner: "local/read", declarations: [...declarations] });
+    const call = server.session.panels.beginCall({ owner: "local/read", declarations: [...declarations] });
     await call.context.update("status", {
       op: "replace",
       document: { blocks: [{ id: "m", kind: "markdown", text: "step 2" }] },

@@ -331,6 +331,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           name: { type: "string", value: "server", summary: "the server's name in identities" },
           cwd: CWD,
           trace: { type: "string", value: "file", summary: "append every MCP message to this file" },
+          http: {
+            type: "string",
+            value: "host:port",
+            summary:
+              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
+          },
         },
       },
       {

@@ -1,7 +1,5 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { createHookDispatcher, type HookDispatcher } from "@raw/hook-protocol";
-import { openHostSession, sessionRules } from "@raw/host";
 import {
   coalesce,
   createMcpServer,
@@ -13,21 +11,11 @@ import {
   type RawMcpServer,
   ServerStdioTransport,
 } from "@raw/mcp";
-import { createPanelHost } from "@raw/panel/host";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
-import {
-  createToolRegistry,
-  type PreToolUseAnswer,
-  type PreToolUseRequest,
-  type ToolNotificationEvent,
-  type ToolNotificationRequest,
-  type ToolRegistry,
-  type ToolRule,
-  type ToolRuleJson,
-} from "@raw/tool-api";
+import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
 import { type ParsedCommand, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError } from "../support/io.js";
-import { loadWorkspace, type Workspace, workspaceRequest } from "../support/load-workspace.js";
+import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { sessionCwd } from "./call.js";
 
@@ -39,44 +27,6 @@ export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
  * is unset or empty, a random token is created and printed once on standard error.
  */
 export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
-
-/**
- * The rules a surface runs (amendment A10, `sessionRules` of `@raw/host`): the default rules and an `ask` per loaded
- * tool with an effects schema, then the user's `--rules`, which decide wherever they apply.
- */
-function rulesOf(workspace: Workspace): Array<ToolRule | ToolRuleJson> {
-  const tools = workspace.tools.map((tool) => ({
-    identity: tool.registration.identity ?? tool.registration.name,
-    effectsSchema: tool.registration.effectsSchema,
-  }));
-  return sessionRules(workspace.rules?.rules, tools).rules;
-}
-
-/** The tool view hooks bind their `when` to: every tool of the registry. */
-function hookView(registry: ToolRegistry, names: readonly string[]) {
-  return names.flatMap((name) => {
-    const tool = registry.inspectionDefinition(name);
-    return tool === undefined
-      ? []
-      : [
-          {
-            name: tool.name,
-            identity: tool.identity,
-            inputSchema: tool.inputSchema,
-            effectsSchema: tool.effectsSchema,
-            conditionSources: tool.conditionSources,
-          },
-        ];
-  });
-}
-
-/** The PreToolUse gate over a dispatcher created later (the tool view is known only once the server is mounted). */
-function lateGate(get: () => HookDispatcher | undefined) {
-  return async (request: PreToolUseRequest): Promise<PreToolUseAnswer> => {
-    const hooks = get();
-    return hooks === undefined ? {} : hooks.preToolUse(request);
-  };
-}
 
 /** Resolves when this process is asked to stop: stdin ends (stdio), SIGINT or SIGTERM. */
 function untilStopped(watchStdin: boolean): Promise<void> {
@@ -185,64 +135,41 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     io,
   );
   if (workspace === undefined) return EXIT_FAILURE;
-  const rules = rulesOf(workspace);
-  const hooks = workspace.hooks;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
-
-  let dispatcher: HookDispatcher | undefined;
-  // Without hooks there is no gate and no notification: dispatch then skips steps 9 and 13 outright.
-  const registry = createToolRegistry({
-    rules,
-    ...(hooks.length === 0
-      ? {}
-      : {
-          preToolUse: lateGate(() => dispatcher),
-          notify: (event: ToolNotificationEvent, request: ToolNotificationRequest) =>
-            dispatcher?.notify(event, request),
-        }),
+  let mount: McpMount | undefined;
+  // One host session (A10, `@raw/host` inside `createMcpServer`): default rules, hooks, panels, interactions and
+  // approval wired once; the upstream's tools are mounted into its registry.
+  const server: RawMcpServer = createMcpServer({
+    cwd,
+    tools: [],
+    rules: workspace.rules?.rules,
+    hooks: workspace.hooks,
+    name: () => `raw-proxy-${mount?.server ?? "server"}`,
+    annotations: (name) => mount?.tools.find((t) => t.name === name)?.annotations,
   });
-  let server: RawMcpServer | undefined;
   // Notices to the client are coalesced like the re-lists: one in flight, one queued.
-  const noticeToolsChanged = coalesce(() => server?.notifyToolsChanged());
-  const mount = await mountCommand(
-    command,
-    registry,
-    stringOption(args, "name"),
-    here,
-    (changed) => {
-      try {
-        dispatcher?.bindToolView(
-          hookView(
-            registry,
-            changed.tools.map((t) => t.name),
-          ),
-        );
-      } catch (error) {
-        process.stderr.write(
-          `raw mcp: ${isContractError(error) ? error.code : "hook_error"}: hook view kept\n`,
-        );
-      }
-      void noticeToolsChanged();
-    },
-    trace,
-  );
+  const noticeToolsChanged = coalesce(() => server.notifyToolsChanged());
   try {
-    if (hooks.length > 0) {
-      dispatcher = createHookDispatcher(hooks, {
-        tools: hookView(
-          registry,
-          mount.tools.map((t) => t.name),
-        ),
-        envelope: () => ({ cwd }),
-      });
-    }
-    const annotations = (name: string) => mount.tools.find((t) => t.name === name)?.annotations;
-    server = createMcpServer(registry, { cwd, name: `raw-proxy-${mount.server}`, annotations });
+    mount = await mountCommand(
+      command,
+      server.session.registry,
+      stringOption(args, "name"),
+      here,
+      () => void noticeToolsChanged(),
+      trace,
+    );
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  try {
+    const http = stringOption(args, "http");
+    if (http !== undefined) return await serveHttp(server, http, io, args.usage);
     const stopped = untilStopped(true);
     await server.connect(new ServerStdioTransport());
     await stopped;
-    await server.close();
   } finally {
+    await server.close();
     await mount.close();
   }
   return EXIT_OK;
@@ -255,25 +182,40 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
-  // One host session (A10): the default rules before --rules, hooks, panels, approval wired once, in @raw/host.
-  const session = openHostSession({
+  // One host session (A10, `@raw/host` inside `createMcpServer`): the default rules before --rules, hooks, panels,
+  // interactions and approval wired once.
+  const server = createMcpServer({
     cwd,
     tools: workspace.tools,
     rules: workspace.rules?.rules,
     hooks: workspace.hooks,
+    name: "raw",
   });
-  const registry = session.registry;
-  const panels = session.panels;
-  const server = createMcpServer(registry, { cwd, name: "raw", panels });
   const http = stringOption(args, "http");
   if (http === undefined) {
     const stopped = untilStopped(true);
     await server.connect(new ServerStdioTransport());
     await stopped;
     await server.close();
-    await session.close();
     return EXIT_OK;
   }
+  try {
+    return await serveHttp(server, http, io, usage);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with a bearer token on every request
+ * (A10): `RAW_MCP_TOKEN`, else a random one printed once on standard error. Resolves once asked to stop.
+ */
+async function serveHttp(
+  server: RawMcpServer,
+  http: string,
+  io: CliIo,
+  usage: string | undefined,
+): Promise<number> {
   const match = /^(.*):(\d{1,5})$/.exec(http);
   if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
   const given = envOf(io)[MCP_TOKEN_ENV];
@@ -304,8 +246,6 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   );
   await untilStopped(false);
   await listener.close();
-  await server.close();
-  await session.close();
   return EXIT_OK;
 }
 
