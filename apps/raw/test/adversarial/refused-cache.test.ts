@@ -18,8 +18,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS } from "@raw/validate";
+import { describe, expect, it } from "vitest";
 import { bin, tempDir, toolWorkspace } from "../cli/helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { casesSchemaText } from "@raw/validate";
+import { describe, expect, it } from "vitest";
 import { appRoot, cli, fixtures, lines, tempDir } from "./helpers.js";
 
 const repoRoot = join(appRoot, "..", "..");

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { formatGithub, formatText, locate } from "@raw/validate";
+import { describe, expect, it } from "vitest";
 import { raw, tempDir } from "./helpers.js";
 
 /** A tool folder with a typo'd field and a hook folder whose hook.json starts with a byte-order mark. */

@@ -1,10 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatReports, MAX_INPUT_BYTES, REPORT_FORMATS, validatePath } from "@raw/validate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_INPUT_BYTES } from "@raw/validate";
-import { formatReports, REPORT_FORMATS } from "@raw/validate";
-import { validatePath } from "@raw/validate";
 import { raw, tempDir } from "./helpers.js";
 
 /** A tool folder, a hook folder and a rules file whose JSON files hold `bytes`. */

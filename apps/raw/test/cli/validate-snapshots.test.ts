@@ -7,11 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { VALIDATE_SNAPSHOT_BOUNDS, VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS } from "@raw/validate";
 import { describe, expect, it } from "vitest";
-import {
-  VALIDATE_SNAPSHOT_BOUNDS,
-  VALIDATE_SNAPSHOT_CLEAN_INTERVAL_MS,
-} from "@raw/validate";
 import { appRoot, bin, toolWorkspace } from "./helpers.js";
 
 const HANDLER = "export function handler() { return { isError: false, content: [] }; }\n";
