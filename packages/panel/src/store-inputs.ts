@@ -1,6 +1,6 @@
 import { ContractError } from "@raw/schema";
 import { byteLength, exceedsChars } from "./field-checks.js";
-import type { InteractionRecord, InteractionSettle } from "./interaction-store.js";
+import type { InteractionRecord, InteractionSettle } from "./interaction-record.js";
 
 /**
  * Longest session id, owner or request id a store keeps, in UTF-8 bytes. Every store (memory, SQLite, PostgreSQL)
