@@ -4,6 +4,18 @@
  * approval content, plan, elicitation) are shared with an ACP gate.
  */
 export { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./agent/capabilities.js";
+export {
+  CLIENT_TOOL_CODES,
+  CLIENT_TOOL_IDENTITY_PREFIX,
+  type ClientToolRegistration,
+  ClientTools,
+  clientResultOf,
+  MAX_CLIENT_TOOL_DESCRIPTION_BYTES,
+  MAX_CLIENT_TOOL_ERROR_BYTES,
+  MAX_CLIENT_TOOL_RESULT_BLOCKS,
+  type RegisteredClientTool,
+  type RejectedClientTool,
+} from "./agent/client-tools.js";
 export { COMMAND_MODE_HELP, commandModeDriver } from "./agent/command-mode.js";
 export type { AcpPromptBlock, AcpStopReason, AcpTurn, AcpTurnDriver } from "./agent/driver.js";
 export { createSessionGrants, type SessionGrants } from "./agent/grants.js";

@@ -11,9 +11,10 @@ import {
 import type { ApprovalView, HostSession } from "@raw/host";
 import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest, ToolRegistry } from "@raw/tool-api";
-import { MAX_SESSIONS_PER_CONNECTION } from "../limits.js";
+import { MAX_CLIENT_TOOLS, MAX_SESSIONS_PER_CONNECTION } from "../limits.js";
 import { type AcpClientPort, AcpSessionState } from "./acp-session.js";
 import { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./capabilities.js";
+import { CLIENT_TOOL_CODES, ClientTools } from "./client-tools.js";
 import { commandModeDriver } from "./command-mode.js";
 import type { AcpPromptBlock, AcpStopReason, AcpTurnDriver } from "./driver.js";
 
@@ -81,7 +82,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const driver = options.driver ?? commandModeDriver;
   const app = agent({ name: options.name ?? "raw" });
   let features: AcpClientFeatures = NO_CLIENT_FEATURES;
-  const sessions = new Map<string, { state: AcpSessionState; mounts: AcpMcpMount[] }>();
+  const sessions = new Map<
+    string,
+    { state: AcpSessionState; mounts: AcpMcpMount[]; clientTools: ClientTools }
+  >();
   let port: AcpClientPort | undefined;
 
   app.onConnect((connection: AgentConnection) => {
@@ -96,7 +100,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     const all = [...sessions.values()];
     sessions.clear();
     await Promise.allSettled(
-      all.map(async ({ state, mounts }) => {
+      all.map(async ({ state, mounts, clientTools }) => {
+        if (state.host) clientTools.unregisterAll(state.host.registry);
         await state.close();
         await Promise.allSettled(mounts.map((mount) => mount.close()));
       }),
@@ -111,7 +116,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         loadSession: false,
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: options.mountMcpServer !== undefined, sse: false },
-        _meta: { raw: { panels: true, interactions: true, tools: false } },
+        _meta: { raw: { panels: true, interactions: true, tools: true } },
       },
       agentInfo: { name: options.name ?? "raw", version: options.version ?? "0.1.0" },
       authMethods: [],
@@ -165,7 +170,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         : invalid("mcp_mount_failed", `session/new: ${String((error as Error)?.message ?? error)}`);
     }
     state.attach(host);
-    sessions.set(sessionId, { state, mounts });
+    sessions.set(sessionId, {
+      state,
+      mounts,
+      clientTools: new ClientTools(sessionId, client, features.panels),
+    });
     return { sessionId };
   });
 
@@ -200,6 +209,33 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     }
     return { stopReason: turn.signal.aborted ? "cancelled" : stopReason };
   });
+
+  app.onRequest(
+    "_raw/tool/register",
+    (params: unknown) => params,
+    async (ctx) => {
+      const params = ctx.params;
+      if (!features.tools) {
+        throw invalid(
+          CLIENT_TOOL_CODES.unsupported,
+          "_raw/tool/register: advertise clientCapabilities._meta.raw.tools in initialize first",
+        );
+      }
+      const entry =
+        isRecord(params) && typeof params.sessionId === "string" ? sessions.get(params.sessionId) : undefined;
+      if (entry === undefined || entry.state.host === undefined) {
+        throw invalid("unknown_session", "_raw/tool/register: no such sessionId");
+      }
+      const tools = (params as Record<string, unknown>).tools;
+      if (!Array.isArray(tools) || tools.length > MAX_CLIENT_TOOLS) {
+        throw invalid(
+          CLIENT_TOOL_CODES.invalidRequest,
+          `_raw/tool/register: tools must be an array of at most ${MAX_CLIENT_TOOLS} tools`,
+        );
+      }
+      return entry.clientTools.register(entry.state.host.registry, tools);
+    },
+  );
 
   app.onNotification("session/cancel", (ctx) => {
     sessions.get(ctx.params.sessionId)?.state.cancel();
