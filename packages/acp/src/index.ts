@@ -20,6 +20,14 @@ export { COMMAND_MODE_HELP, commandModeDriver } from "./agent/command-mode.js";
 export type { AcpPromptBlock, AcpStopReason, AcpTurn, AcpTurnDriver } from "./agent/driver.js";
 export { createSessionGrants, type SessionGrants } from "./agent/grants.js";
 export {
+  MAX_PANEL_ACTION_FIELD_CHARS,
+  PANEL_ACTION_BUSY,
+  PANEL_ACTION_CODES,
+  PANEL_ACTION_DENIED,
+  type PanelActionAnswer,
+  runPanelAction,
+} from "./agent/panel-action.js";
+export {
   type AcpAgentOptions,
   type AcpMcpMount,
   type AcpMcpServer,

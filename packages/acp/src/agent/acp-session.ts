@@ -123,14 +123,51 @@ export class AcpSessionState {
   /** Closes the session: the turn is aborted and the host session closed (pending interactions end). */
   async close(): Promise<void> {
     this.turn?.abort();
+    this.closed.abort();
     this.unsubscribe?.();
     await this.host?.close();
   }
 
-  /** Runs one call through the host session, reporting it as `tool_call` / `tool_call_update`. */
-  async call(name: string, args: unknown, signal: AbortSignal): Promise<HostDispatch> {
+  /** A call id for the next call of this session (`raw-<n>`). */
+  nextCallId(): string {
+    return `raw-${++this.counter}`;
+  }
+
+  /** True while a turn runs or a panel action's call has not ended (`_raw/panel/action` answers busy then). */
+  get busy(): boolean {
+    return this.turn !== undefined || this.actions > 0;
+  }
+
+  /** Aborted when the session closes (ends the calls of panel actions). */
+  readonly closed = new AbortController();
+
+  /** Panel actions whose call is running. */
+  actions = 0;
+
+  /** The pending interaction request shown in each panel (`<owner>#<id>`), for a `cancel` response action. */
+  readonly pendingInteractions = new Map<
+    string,
+    {
+      requestId: string;
+      revision: number;
+      view: string | undefined;
+      declaration: InteractionRecord["declaration"];
+      document: InteractionRecord["document"];
+    }
+  >();
+
+  /**
+   * Runs one call through the host session, reporting it as `tool_call` / `tool_call_update`. `options.source` is
+   * `user_action` for a panel action (whose operation id is then the call id).
+   */
+  async call(
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    options: { source?: "model" | "user_action"; toolCallId?: string } = {},
+  ): Promise<HostDispatch> {
     const host = this.host as HostSession;
-    const toolCallId = `raw-${++this.counter}`;
+    const toolCallId = options.toolCallId ?? this.nextCallId();
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     if (signal.aborted) controller.abort();
@@ -151,6 +188,7 @@ export class AcpSessionState {
         { name, arguments: args, toolCallId },
         {
           signal: controller.signal,
+          ...(options.source === undefined ? {} : { source: options.source }),
           onStep: (event) => {
             if (event.type === "hook") {
               const { receipt } = event;
@@ -269,6 +307,14 @@ export class AcpSessionState {
     const cancellationSignal = turnSignal ? AbortSignal.any([signal, turnSignal]) : signal;
     const toolCallId = record.identity.toolCallId;
     let answer: unknown;
+    const fullId = `${record.identity.owner}#${record.identity.panelId}`;
+    this.pendingInteractions.set(fullId, {
+      requestId: record.identity.requestId,
+      revision: record.revision,
+      view: record.identity.viewInstanceId,
+      declaration: record.declaration,
+      document: record.document,
+    });
     await this.queue;
     try {
       if (this.features.elicitationForm) {
@@ -301,6 +347,9 @@ export class AcpSessionState {
         answer = rawAnswer(answer);
       }
     } finally {
+      if (this.pendingInteractions.get(fullId)?.requestId === record.identity.requestId) {
+        this.pendingInteractions.delete(fullId);
+      }
       if (cancellationSignal.aborted) this.attempts.delete(record.identity.requestId);
     }
     return submissionOf(record, answer, attempt);

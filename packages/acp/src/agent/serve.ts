@@ -17,6 +17,7 @@ import { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./
 import { CLIENT_TOOL_CODES, ClientTools } from "./client-tools.js";
 import { commandModeDriver } from "./command-mode.js";
 import type { AcpPromptBlock, AcpStopReason, AcpTurnDriver } from "./driver.js";
+import { PANEL_ACTION_CODES, runPanelAction } from "./panel-action.js";
 
 /** One MCP server a client passes in `session/new.mcpServers` (ACP `McpServer`). */
 export type AcpMcpServer = { readonly name: string; readonly [key: string]: unknown };
@@ -234,6 +235,26 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         );
       }
       return entry.clientTools.register(entry.state.host.registry, tools);
+    },
+  );
+
+  app.onRequest(
+    "_raw/panel/action",
+    (params: unknown) => params,
+    (ctx) => {
+      const params = ctx.params;
+      if (!features.panels) {
+        throw invalid(
+          PANEL_ACTION_CODES.unsupported,
+          "_raw/panel/action: advertise clientCapabilities._meta.raw.panels in initialize first",
+        );
+      }
+      const entry =
+        isRecord(params) && typeof params.sessionId === "string" ? sessions.get(params.sessionId) : undefined;
+      if (entry === undefined || entry.state.host === undefined) {
+        throw invalid("unknown_session", "_raw/panel/action: no such sessionId");
+      }
+      return runPanelAction(entry.state, params as Record<string, unknown>);
     },
   );
 
