@@ -3,6 +3,12 @@
  * sessions of `@raw/host` to an ACP agent connection; the mapping modules (tool kind, locations, permission options,
  * approval content, plan, elicitation) are shared with an ACP gate.
  */
+
+export {
+  ACP_APPROVAL_TIMEOUT_MS,
+  approvalTimeoutOf,
+  MAX_ACP_APPROVAL_TIMEOUT_MS,
+} from "./agent/approval-timeout.js";
 export { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./agent/capabilities.js";
 export {
   CLIENT_TOOL_CODES,

@@ -8,6 +8,7 @@ import { approvalContent, decidePermission, PERMISSION_OPTIONS } from "../mappin
 import { planEntriesOf } from "../mapping/plan.js";
 import { locationsOf, toolKindOf } from "../mapping/tool-kind.js";
 import { resultContent } from "../mapping/tool-result.js";
+import { ACP_APPROVAL_TIMEOUT_MS } from "./approval-timeout.js";
 import type { AcpClientFeatures } from "./capabilities.js";
 import { createSessionGrants } from "./grants.js";
 
@@ -61,7 +62,17 @@ export class AcpSessionState {
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
 
-  constructor(sessionId: string, cwd: string, features: AcpClientFeatures, client: AcpClientPort) {
+  /** How long a permission request may stay unanswered before it is withdrawn and the call denied (ms). */
+  private readonly approvalTimeoutMs: number;
+
+  constructor(
+    sessionId: string,
+    cwd: string,
+    features: AcpClientFeatures,
+    client: AcpClientPort,
+    approvalTimeoutMs: number = ACP_APPROVAL_TIMEOUT_MS,
+  ) {
+    this.approvalTimeoutMs = approvalTimeoutMs;
     this.sessionId = sessionId;
     this.cwd = cwd;
     this.features = features;
@@ -259,6 +270,11 @@ export class AcpSessionState {
     const signal = state?.controller.signal ?? this.turn?.signal;
     if (signal?.aborted) return false;
     await this.queue;
+    // Unanswered past the approval timeout: the request is withdrawn ($/cancel_request) and the call denied.
+    const expiry = new AbortController();
+    const timer = setTimeout(() => expiry.abort(), this.approvalTimeoutMs);
+    const cancellationSignal =
+      signal === undefined ? expiry.signal : AbortSignal.any([signal, expiry.signal]);
     let response: unknown;
     try {
       response = await this.client.request(
@@ -276,12 +292,15 @@ export class AcpSessionState {
           },
           options: PERMISSION_OPTIONS,
         },
-        signal === undefined ? {} : { cancellationSignal: signal, stopWaitingOnCancel: true },
+        { cancellationSignal, stopWaitingOnCancel: true },
       );
     } catch {
-      // Withdrawn (cancel), the client went away, or an error answer: the call never runs.
-      state?.controller.abort();
+      // Expired: denied (`approval_denied`). Withdrawn (cancel), the client went away, or an error answer: the call
+      // is aborted. Either way it never runs.
+      if (!(expiry.signal.aborted && signal?.aborted !== true)) state?.controller.abort();
       return false;
+    } finally {
+      clearTimeout(timer);
     }
     if (signal?.aborted) return false;
     const decision = decidePermission(response);

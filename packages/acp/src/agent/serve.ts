@@ -13,6 +13,7 @@ import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest, ToolRegistry } from "@raw/tool-api";
 import { MAX_CLIENT_TOOLS, MAX_SESSIONS_PER_CONNECTION } from "../limits.js";
 import { type AcpClientPort, AcpSessionState } from "./acp-session.js";
+import { approvalTimeoutOf } from "./approval-timeout.js";
 import { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./capabilities.js";
 import { CLIENT_TOOL_CODES, ClientTools } from "./client-tools.js";
 import { commandModeDriver } from "./command-mode.js";
@@ -58,6 +59,11 @@ export interface AcpAgentOptions {
   readonly mountMcpServer?:
     | ((registry: ToolRegistry, server: AcpMcpServer, cwd: string) => Promise<AcpMcpMount>)
     | undefined;
+  /**
+   * How long a permission request may stay unanswered before it is withdrawn and the call ends `approval_denied`
+   * (ms; default `ACP_APPROVAL_TIMEOUT_MS`, 30 minutes; at most `MAX_ACP_APPROVAL_TIMEOUT_MS`).
+   */
+  readonly approvalTimeoutMs?: number | undefined;
   /** `agentInfo` of `initialize` (default `{ name: "raw", version: "0.1.0" }`). */
   readonly name?: string | undefined;
   readonly version?: string | undefined;
@@ -81,6 +87,7 @@ function invalid(code: string, message: string): RequestError {
  */
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const driver = options.driver ?? commandModeDriver;
+  const approvalTimeoutMs = approvalTimeoutOf(options.approvalTimeoutMs);
   const app = agent({ name: options.name ?? "raw" });
   let features: AcpClientFeatures = NO_CLIENT_FEATURES;
   const sessions = new Map<
@@ -141,7 +148,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     }
     const sessionId = randomUUID();
     const client = port ?? (ctx.client as unknown as AcpClientPort);
-    const state = new AcpSessionState(sessionId, cwd, features, client);
+    const state = new AcpSessionState(sessionId, cwd, features, client, approvalTimeoutMs);
     const host = await options.session({
       sessionId,
       cwd,
