@@ -121,6 +121,50 @@ describe("_raw/tool/register and _raw/tool/call (A12: client tools as acp:<name>
     expect(last.content[0].content.text).toContain("[2 content blocks dropped]");
   });
 
+  it("with _raw/panels advertised, panel blocks of a client tool's answer become its panel (owner acp:<name>)", async () => {
+    const calls: any[] = [];
+    const c = await connect({
+      cwd: workdir(),
+      rules: [{ match: "acp:*", effect: "allow" }] as any,
+      script: {
+        capabilities: { _meta: { raw: { tools: true, panels: true } } },
+        extension: (method, params) => {
+          if (method !== "_raw/tool/call") return {};
+          calls.push(params);
+          return {
+            content: [
+              { type: "text", text: "indexed" },
+              {
+                type: "panel",
+                panel: "hits",
+                op: "replace",
+                document: { blocks: [{ id: "list", kind: "checklist", items: [{ id: "a", label: "Hit" }] }] },
+              },
+            ],
+          };
+        },
+      },
+    });
+    const s = await c.newSession();
+    await c.connection.agent.request("_raw/tool/register", { sessionId: s, tools: [LOOKUP] });
+    await c.prompt(s, `lookup {"q":"x"}`);
+    expect(calls).toHaveLength(1);
+    const panelUpdates = (c.sent as any[])
+      .filter((m) => m.method === "_raw/panel/update")
+      .map((m) => m.params);
+    expect(panelUpdates).toEqual([
+      expect.objectContaining({
+        sessionId: s,
+        owner: "acp:lookup",
+        panel: "hits",
+        revision: 1,
+        closed: false,
+      }),
+    ]);
+    expect(finalOf(c.updates, "raw-1")).toMatchObject({ status: "completed" });
+    expectAllValid(c.sent);
+  });
+
   it("hostile registrations get a stable code naming the field, and never touch the registry", async () => {
     const t = await toolClient({});
     const big = { type: "object", description: "x".repeat(MAX_CLIENT_TOOL_SCHEMA_BYTES) };
@@ -161,6 +205,21 @@ describe("_raw/tool/register and _raw/tool/call (A12: client tools as acp:<name>
       data: { code: CLIENT_TOOL_CODES.invalidRequest },
     });
   });
+
+  it("a schema within the size limit that compiles past the schema budget is refused schema_budget_exceeded; the others register", async () => {
+    const t = await toolClient({});
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 1_250; i++)
+      properties[`p${i}`] = { type: "string", pattern: `^[a-z]{1,${(i % 50) + 1}}$` };
+    const slow = { type: "object", properties };
+    expect(JSON.stringify(slow).length).toBeLessThanOrEqual(MAX_CLIENT_TOOL_SCHEMA_BYTES);
+    const answer = await t.register([{ name: "slow", input_schema: slow }, LOOKUP]);
+    expect(answer.registered).toEqual([{ name: "lookup", identity: "acp:lookup" }]);
+    expect(answer.rejected).toEqual([
+      expect.objectContaining({ index: 0, code: "schema_budget_exceeded", path: "/tools/0/input_schema" }),
+    ]);
+    expect(answer.rejected[0].message).toMatch(/^tools\[0\]\.input_schema: .* did not compile within \d+ ms/);
+  }, 30_000);
 
   it("a client that did not advertise _meta.raw.tools cannot register", async () => {
     const c = await connect({ cwd: workdir() });
