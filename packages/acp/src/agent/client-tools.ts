@@ -213,6 +213,15 @@ export class ClientTools {
           schemaProfile: "foreign",
           ...(declarations === undefined ? { implicitPanels: true } : { panels: declarations }),
         };
+        // Checked again after the compile: another request of the same session may have registered meanwhile.
+        if (!this.names.has(name) && this.names.size >= MAX_CLIENT_TOOLS) {
+          reject(
+            CLIENT_TOOL_CODES.limit,
+            undefined,
+            `a session holds at most ${MAX_CLIENT_TOOLS} client tools`,
+          );
+          continue;
+        }
         if (mine) registry.unregister(name);
         try {
           registry.register(registration);
