@@ -29,7 +29,7 @@ const runs = (cwd: string) => {
 
 describe("rawRepairToolCall: a call the tool set cannot take gets Raw's code (ai 7 repairToolCall)", () => {
   for (const mode of ["generateText", "streamText"] as const) {
-    it(`${mode}: unknown → unknown_tool, hidden → the registry's code, not JSON → invalid_arguments; nothing runs`, async () => {
+    it(`${mode}: unknown or hidden → unknown_tool (not told apart), not JSON → invalid_arguments; nothing runs`, async () => {
       const cwd = freshCwd();
       const session = openHostSession({
         cwd,
