@@ -3,10 +3,36 @@
  * sessions of `@raw/host` to an ACP agent connection; the mapping modules (tool kind, locations, permission options,
  * approval content, plan, elicitation) are shared with an ACP gate.
  */
+
+export {
+  ACP_APPROVAL_TIMEOUT_MS,
+  approvalTimeoutOf,
+  MAX_ACP_APPROVAL_TIMEOUT_MS,
+} from "./agent/approval-timeout.js";
 export { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./agent/capabilities.js";
+export {
+  CLIENT_TOOL_CODES,
+  CLIENT_TOOL_IDENTITY_PREFIX,
+  type ClientToolRegistration,
+  ClientTools,
+  clientResultOf,
+  MAX_CLIENT_TOOL_DESCRIPTION_BYTES,
+  MAX_CLIENT_TOOL_ERROR_BYTES,
+  MAX_CLIENT_TOOL_RESULT_BLOCKS,
+  type RegisteredClientTool,
+  type RejectedClientTool,
+} from "./agent/client-tools.js";
 export { COMMAND_MODE_HELP, commandModeDriver } from "./agent/command-mode.js";
 export type { AcpPromptBlock, AcpStopReason, AcpTurn, AcpTurnDriver } from "./agent/driver.js";
 export { createSessionGrants, type SessionGrants } from "./agent/grants.js";
+export {
+  MAX_PANEL_ACTION_FIELD_CHARS,
+  PANEL_ACTION_BUSY,
+  PANEL_ACTION_CODES,
+  PANEL_ACTION_DENIED,
+  type PanelActionAnswer,
+  runPanelAction,
+} from "./agent/panel-action.js";
 export {
   type AcpAgentOptions,
   type AcpMcpMount,

@@ -6,6 +6,7 @@ export { AI_SDK_CODES, type AiSdkCode } from "./codes.js";
 export { RawToolCallError } from "./errors.js";
 export { MAX_ARGUMENT_BYTES, MAX_PENDING_APPROVALS } from "./limits.js";
 export type { AiSdkModelOutput, AiSdkModelPart, AiSdkToolOutput } from "./model-output.js";
+export { MAX_REPAIR_TOOL_NAME_CHARS, rawRepairToolCall } from "./repair-tool-call.js";
 export {
   type RawToolApproval,
   type RawToolApprovalInput,

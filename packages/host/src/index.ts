@@ -33,3 +33,13 @@ export {
   PREVIEW_STOP_REASON,
   type SyncHostSessionOptions,
 } from "./host-session.js";
+export {
+  createSchemaBudgetChecker,
+  SCHEMA_BUDGET_EXCEEDED,
+  SCHEMA_COMPILE_BUDGET_MS,
+  SCHEMA_WORKER_HEAP_MB,
+  SCHEMA_WORKER_START_TIMEOUT_MS,
+  type SchemaBudgetChecker,
+  type SchemaBudgetOptions,
+  type SchemaCheck,
+} from "./schema-budget.js";

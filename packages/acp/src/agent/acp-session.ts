@@ -8,6 +8,7 @@ import { approvalContent, decidePermission, PERMISSION_OPTIONS } from "../mappin
 import { planEntriesOf } from "../mapping/plan.js";
 import { locationsOf, toolKindOf } from "../mapping/tool-kind.js";
 import { resultContent } from "../mapping/tool-result.js";
+import { ACP_APPROVAL_TIMEOUT_MS } from "./approval-timeout.js";
 import type { AcpClientFeatures } from "./capabilities.js";
 import { createSessionGrants } from "./grants.js";
 
@@ -61,7 +62,17 @@ export class AcpSessionState {
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
 
-  constructor(sessionId: string, cwd: string, features: AcpClientFeatures, client: AcpClientPort) {
+  /** How long a permission request may stay unanswered before it is withdrawn and the call denied (ms). */
+  private readonly approvalTimeoutMs: number;
+
+  constructor(
+    sessionId: string,
+    cwd: string,
+    features: AcpClientFeatures,
+    client: AcpClientPort,
+    approvalTimeoutMs: number = ACP_APPROVAL_TIMEOUT_MS,
+  ) {
+    this.approvalTimeoutMs = approvalTimeoutMs;
     this.sessionId = sessionId;
     this.cwd = cwd;
     this.features = features;
@@ -123,14 +134,51 @@ export class AcpSessionState {
   /** Closes the session: the turn is aborted and the host session closed (pending interactions end). */
   async close(): Promise<void> {
     this.turn?.abort();
+    this.closed.abort();
     this.unsubscribe?.();
     await this.host?.close();
   }
 
-  /** Runs one call through the host session, reporting it as `tool_call` / `tool_call_update`. */
-  async call(name: string, args: unknown, signal: AbortSignal): Promise<HostDispatch> {
+  /** A call id for the next call of this session (`raw-<n>`). */
+  nextCallId(): string {
+    return `raw-${++this.counter}`;
+  }
+
+  /** True while a turn runs or a panel action's call has not ended (`_raw/panel/action` answers busy then). */
+  get busy(): boolean {
+    return this.turn !== undefined || this.actions > 0;
+  }
+
+  /** Aborted when the session closes (ends the calls of panel actions). */
+  readonly closed = new AbortController();
+
+  /** Panel actions whose call is running. */
+  actions = 0;
+
+  /** The pending interaction request shown in each panel (`<owner>#<id>`), for a `cancel` response action. */
+  readonly pendingInteractions = new Map<
+    string,
+    {
+      requestId: string;
+      revision: number;
+      view: string | undefined;
+      declaration: InteractionRecord["declaration"];
+      document: InteractionRecord["document"];
+    }
+  >();
+
+  /**
+   * Runs one call through the host session, reporting it as `tool_call` / `tool_call_update`. `options.source` is
+   * `user_action` for a panel action (whose operation id is then the call id).
+   */
+  async call(
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    options: { source?: "model" | "user_action"; toolCallId?: string } = {},
+  ): Promise<HostDispatch> {
     const host = this.host as HostSession;
-    const toolCallId = `raw-${++this.counter}`;
+    const toolCallId = options.toolCallId ?? this.nextCallId();
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     if (signal.aborted) controller.abort();
@@ -151,6 +199,7 @@ export class AcpSessionState {
         { name, arguments: args, toolCallId },
         {
           signal: controller.signal,
+          ...(options.source === undefined ? {} : { source: options.source }),
           onStep: (event) => {
             if (event.type === "hook") {
               const { receipt } = event;
@@ -221,6 +270,11 @@ export class AcpSessionState {
     const signal = state?.controller.signal ?? this.turn?.signal;
     if (signal?.aborted) return false;
     await this.queue;
+    // Unanswered past the approval timeout: the request is withdrawn ($/cancel_request) and the call denied.
+    const expiry = new AbortController();
+    const timer = setTimeout(() => expiry.abort(), this.approvalTimeoutMs);
+    const cancellationSignal =
+      signal === undefined ? expiry.signal : AbortSignal.any([signal, expiry.signal]);
     let response: unknown;
     try {
       response = await this.client.request(
@@ -238,12 +292,15 @@ export class AcpSessionState {
           },
           options: PERMISSION_OPTIONS,
         },
-        signal === undefined ? {} : { cancellationSignal: signal, stopWaitingOnCancel: true },
+        { cancellationSignal, stopWaitingOnCancel: true },
       );
     } catch {
-      // Withdrawn (cancel), the client went away, or an error answer: the call never runs.
-      state?.controller.abort();
+      // Expired: denied (`approval_denied`). Withdrawn (cancel), the client went away, or an error answer: the call
+      // is aborted. Either way it never runs.
+      if (!(expiry.signal.aborted && signal?.aborted !== true)) state?.controller.abort();
       return false;
+    } finally {
+      clearTimeout(timer);
     }
     if (signal?.aborted) return false;
     const decision = decidePermission(response);
@@ -269,6 +326,14 @@ export class AcpSessionState {
     const cancellationSignal = turnSignal ? AbortSignal.any([signal, turnSignal]) : signal;
     const toolCallId = record.identity.toolCallId;
     let answer: unknown;
+    const fullId = `${record.identity.owner}#${record.identity.panelId}`;
+    this.pendingInteractions.set(fullId, {
+      requestId: record.identity.requestId,
+      revision: record.revision,
+      view: record.identity.viewInstanceId,
+      declaration: record.declaration,
+      document: record.document,
+    });
     await this.queue;
     try {
       if (this.features.elicitationForm) {
@@ -301,6 +366,9 @@ export class AcpSessionState {
         answer = rawAnswer(answer);
       }
     } finally {
+      if (this.pendingInteractions.get(fullId)?.requestId === record.identity.requestId) {
+        this.pendingInteractions.delete(fullId);
+      }
       if (cancellationSignal.aborted) this.attempts.delete(record.identity.requestId);
     }
     return submissionOf(record, answer, attempt);

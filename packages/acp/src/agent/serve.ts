@@ -11,11 +11,14 @@ import {
 import type { ApprovalView, HostSession } from "@raw/host";
 import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest, ToolRegistry } from "@raw/tool-api";
-import { MAX_SESSIONS_PER_CONNECTION } from "../limits.js";
+import { MAX_CLIENT_TOOLS, MAX_SESSIONS_PER_CONNECTION } from "../limits.js";
 import { type AcpClientPort, AcpSessionState } from "./acp-session.js";
+import { approvalTimeoutOf } from "./approval-timeout.js";
 import { type AcpClientFeatures, clientFeaturesOf, NO_CLIENT_FEATURES } from "./capabilities.js";
+import { CLIENT_TOOL_CODES, ClientTools } from "./client-tools.js";
 import { commandModeDriver } from "./command-mode.js";
 import type { AcpPromptBlock, AcpStopReason, AcpTurnDriver } from "./driver.js";
+import { PANEL_ACTION_CODES, runPanelAction } from "./panel-action.js";
 
 /** One MCP server a client passes in `session/new.mcpServers` (ACP `McpServer`). */
 export type AcpMcpServer = { readonly name: string; readonly [key: string]: unknown };
@@ -56,6 +59,11 @@ export interface AcpAgentOptions {
   readonly mountMcpServer?:
     | ((registry: ToolRegistry, server: AcpMcpServer, cwd: string) => Promise<AcpMcpMount>)
     | undefined;
+  /**
+   * How long a permission request may stay unanswered before it is withdrawn and the call ends `approval_denied`
+   * (ms; default `ACP_APPROVAL_TIMEOUT_MS`, 30 minutes; at most `MAX_ACP_APPROVAL_TIMEOUT_MS`).
+   */
+  readonly approvalTimeoutMs?: number | undefined;
   /** `agentInfo` of `initialize` (default `{ name: "raw", version: "0.1.0" }`). */
   readonly name?: string | undefined;
   readonly version?: string | undefined;
@@ -79,9 +87,13 @@ function invalid(code: string, message: string): RequestError {
  */
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const driver = options.driver ?? commandModeDriver;
+  const approvalTimeoutMs = approvalTimeoutOf(options.approvalTimeoutMs);
   const app = agent({ name: options.name ?? "raw" });
   let features: AcpClientFeatures = NO_CLIENT_FEATURES;
-  const sessions = new Map<string, { state: AcpSessionState; mounts: AcpMcpMount[] }>();
+  const sessions = new Map<
+    string,
+    { state: AcpSessionState; mounts: AcpMcpMount[]; clientTools: ClientTools }
+  >();
   let port: AcpClientPort | undefined;
 
   app.onConnect((connection: AgentConnection) => {
@@ -96,7 +108,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     const all = [...sessions.values()];
     sessions.clear();
     await Promise.allSettled(
-      all.map(async ({ state, mounts }) => {
+      all.map(async ({ state, mounts, clientTools }) => {
+        if (state.host) clientTools.unregisterAll(state.host.registry);
         await state.close();
         await Promise.allSettled(mounts.map((mount) => mount.close()));
       }),
@@ -111,7 +124,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         loadSession: false,
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: options.mountMcpServer !== undefined, sse: false },
-        _meta: { raw: { panels: true, interactions: true, tools: false } },
+        _meta: { raw: { panels: true, interactions: true, tools: true } },
       },
       agentInfo: { name: options.name ?? "raw", version: options.version ?? "0.1.0" },
       authMethods: [],
@@ -135,7 +148,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     }
     const sessionId = randomUUID();
     const client = port ?? (ctx.client as unknown as AcpClientPort);
-    const state = new AcpSessionState(sessionId, cwd, features, client);
+    const state = new AcpSessionState(sessionId, cwd, features, client, approvalTimeoutMs);
     const host = await options.session({
       sessionId,
       cwd,
@@ -165,7 +178,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         : invalid("mcp_mount_failed", `session/new: ${String((error as Error)?.message ?? error)}`);
     }
     state.attach(host);
-    sessions.set(sessionId, { state, mounts });
+    sessions.set(sessionId, {
+      state,
+      mounts,
+      clientTools: new ClientTools(sessionId, client, features.panels),
+    });
     return { sessionId };
   });
 
@@ -200,6 +217,53 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     }
     return { stopReason: turn.signal.aborted ? "cancelled" : stopReason };
   });
+
+  app.onRequest(
+    "_raw/tool/register",
+    (params: unknown) => params,
+    async (ctx) => {
+      const params = ctx.params;
+      if (!features.tools) {
+        throw invalid(
+          CLIENT_TOOL_CODES.unsupported,
+          "_raw/tool/register: advertise clientCapabilities._meta.raw.tools in initialize first",
+        );
+      }
+      const entry =
+        isRecord(params) && typeof params.sessionId === "string" ? sessions.get(params.sessionId) : undefined;
+      if (entry === undefined || entry.state.host === undefined) {
+        throw invalid("unknown_session", "_raw/tool/register: no such sessionId");
+      }
+      const tools = (params as Record<string, unknown>).tools;
+      if (!Array.isArray(tools) || tools.length > MAX_CLIENT_TOOLS) {
+        throw invalid(
+          CLIENT_TOOL_CODES.invalidRequest,
+          `_raw/tool/register: tools must be an array of at most ${MAX_CLIENT_TOOLS} tools`,
+        );
+      }
+      return entry.clientTools.register(entry.state.host.registry, tools);
+    },
+  );
+
+  app.onRequest(
+    "_raw/panel/action",
+    (params: unknown) => params,
+    (ctx) => {
+      const params = ctx.params;
+      if (!features.panels) {
+        throw invalid(
+          PANEL_ACTION_CODES.unsupported,
+          "_raw/panel/action: advertise clientCapabilities._meta.raw.panels in initialize first",
+        );
+      }
+      const entry =
+        isRecord(params) && typeof params.sessionId === "string" ? sessions.get(params.sessionId) : undefined;
+      if (entry === undefined || entry.state.host === undefined) {
+        throw invalid("unknown_session", "_raw/panel/action: no such sessionId");
+      }
+      return runPanelAction(entry.state, params as Record<string, unknown>);
+    },
+  );
 
   app.onNotification("session/cancel", (ctx) => {
     sessions.get(ctx.params.sessionId)?.state.cancel();
