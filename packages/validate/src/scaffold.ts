@@ -4,6 +4,9 @@
  * writes them; any other host or editor extension can too.
  */
 
+import type { HookManifestJson } from "@raw/hook-protocol";
+import type { ToolManifestJson } from "@raw/tool-api";
+
 /** The tool ids `raw init tool` accepts (tool-api.md §2.1 `id`, also a valid model-facing name). */
 export const SCAFFOLD_TOOL_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 
@@ -25,7 +28,7 @@ function json(value: unknown): string {
 
 /** A `raw.tool-api/2` tool folder: arguments, `validateArgs`, intended effects, a handler, and a `node:test` test. */
 export function toolScaffold(id: string): Scaffold {
-  const manifest = {
+  const manifest: ToolManifestJson = {
     $schema: TOOL_MANIFEST_SCHEMA_URL,
     api_version: 2,
     id,
@@ -180,7 +183,7 @@ test("handler appends the line", async () => {
 
 /** A `raw.hook/2` hook folder: a `PreToolUse` gate on `builtin/bash` removals, and a `node:test` test. */
 export function hookScaffold(name: string): Scaffold {
-  const manifest = {
+  const manifest: HookManifestJson = {
     $schema: HOOK_MANIFEST_SCHEMA_URL,
     protocol_version: 2,
     name,
