@@ -73,6 +73,7 @@ export {
   type ParseHookManifestOptions,
   parseHookManifest,
 } from "./manifest.js";
+export type { HookManifestJson } from "./manifest-json.js";
 export { HookManifestSchema } from "./manifest-schema.js";
 export {
   buildHookPayload,

@@ -1,6 +1,6 @@
 import { MAX_GLOB_BYTES, type PredicateJson, PredicateSchema } from "@raw/predicate";
 import Type, { type Static } from "typebox";
-import { HOOK_EVENTS, TOOL_EVENTS } from "../src/events.js";
+import { HOOK_EVENTS, type HookEvent, TOOL_EVENTS, type ToolEvent } from "../src/events.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   HOOK_NAME_PATTERN,
@@ -23,7 +23,9 @@ import {
 const PredicateSource = Type.Unsafe<PredicateJson>(PredicateSchema);
 
 const toolEvents = new Set<string>(TOOL_EVENTS);
-const literals = (events: readonly string[]) => Type.Union(events.map((event) => Type.Literal(event)));
+/** A union of literal event names whose static type is the union of those names (`Static` keeps it, not `never`). */
+const literals = <Event extends string>(events: readonly Event[]) =>
+  Type.Unsafe<Event>(Type.Union(events.map((event) => Type.Literal(event))));
 
 const ToolSubscription = Type.Object(
   {
@@ -43,7 +45,11 @@ const ToolSubscription = Type.Object(
 );
 
 const OtherSubscription = Type.Object(
-  { name: literals(HOOK_EVENTS.filter((event) => !toolEvents.has(event))) },
+  {
+    name: literals(
+      HOOK_EVENTS.filter((event): event is Exclude<HookEvent, ToolEvent> => !toolEvents.has(event)),
+    ),
+  },
   { additionalProperties: false },
 );
 

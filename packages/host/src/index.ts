@@ -12,6 +12,18 @@ export {
   MAX_APPROVAL_ARGUMENT_LINES,
 } from "./approval-view.js";
 export {
+  type CallTrace,
+  DEFAULT_RULES_LABEL,
+  hookReceiptText,
+  type StepName,
+  type TraceCallOptions,
+  type TracedRule,
+  type TraceOptions,
+  type TraceStep,
+  traceCall,
+  traceJson,
+} from "./call-trace.js";
+export {
   DEFAULT_RULES,
   effectsAskRules,
   identityGlob,
@@ -43,3 +55,29 @@ export {
   type SchemaBudgetOptions,
   type SchemaCheck,
 } from "./schema-budget.js";
+export {
+  type ApprovalCard,
+  type BoardActionResult,
+  type BoardCall,
+  type BoardEvent,
+  type BoardEvents,
+  type BoardPanel,
+  type BoardPanelEvent,
+  type BoardRefusal,
+  BoardRequestError,
+  type BoardState,
+  type BoardTool,
+  type InteractionCard,
+  MAX_BOARD_CALLS,
+  openSessionBoard,
+  type SessionBoard,
+  type SessionBoardOptions,
+} from "./session-board.js";
+export {
+  blockText,
+  callHeader,
+  compactJson,
+  effectLines,
+  MAX_HEADER_ARGUMENT_BYTES,
+  stepText,
+} from "./trace-text.js";

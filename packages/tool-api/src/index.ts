@@ -62,6 +62,7 @@ export {
   TOOL_MANIFEST_FIELDS,
   type ToolManifest,
 } from "./manifest.js";
+export type { ToolManifestJson } from "./manifest-json.js";
 export { ToolManifestSchema } from "./manifest-schema.js";
 export {
   checkManifestPanels,

@@ -20,8 +20,11 @@ const PanelDeclarationSource = Type.Unsafe<PanelDeclaration>(PanelDeclarationSch
 /** The predicate schema of `@raw/predicate` (plain JSON Schema) as a TypeBox schema of its plain type. */
 const PredicateSource = Type.Unsafe<PredicateJson>(PredicateSchema);
 
+/** A JSON Schema of an object: `type: "object"` and any other keyword (its static type says so, for `Static`). */
 const ObjectSchema = (description: string) =>
-  Type.Object({ type: Type.Literal("object") }, { description, additionalProperties: true });
+  Type.Unsafe<{ type: "object"; [keyword: string]: unknown }>(
+    Type.Object({ type: Type.Literal("object") }, { description, additionalProperties: true }),
+  );
 
 /**
  * JSON Schema of `tool.json` (raw.tool-api/2) for editors. A convenience: `parseToolManifest` is the authority

@@ -55,6 +55,15 @@ export {
   summaryLine,
 } from "./report.js";
 export { MAX_CONCURRENT_PATHS } from "./run-validation.js";
+export {
+  HOOK_MANIFEST_SCHEMA_URL,
+  hookScaffold,
+  SCAFFOLD_HOOK_NAME,
+  SCAFFOLD_TOOL_ID,
+  type Scaffold,
+  TOOL_MANIFEST_SCHEMA_URL,
+  toolScaffold,
+} from "./scaffold.js";
 export { type ValidateInputCode, ValidateInputError } from "./validate-error.js";
 export {
   checkAcrossFolders,

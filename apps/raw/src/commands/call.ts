@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { callHeader, stepText, traceJson } from "@raw/host";
 import { stringifyForDisplay } from "@raw/schema";
 import type { SqliteInteractionStore } from "@raw/store-sqlite";
 import { jsonOption, parseCommand, stringOption } from "../support/args.js";
@@ -11,7 +12,6 @@ import { type Approver, openSession } from "../support/session.js";
 import { openStateStore } from "../support/state-store.js";
 import { promptApproval, Terminal, terminalFormAdapter } from "../support/terminal.js";
 import { availableToolNames } from "../support/tool-names.js";
-import { callHeader, stepText, traceJson } from "../support/trace.js";
 
 /** `--cwd`: an existing folder, absolute. */
 export async function sessionCwd(value: string | undefined, cwd: string): Promise<string> {

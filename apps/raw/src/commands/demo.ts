@@ -2,17 +2,15 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildHookPayload, type HookReceipt } from "@raw/hook-protocol";
-import type { ApprovalView } from "@raw/host";
+import { buildHookPayload } from "@raw/hook-protocol";
+import { type ApprovalView, callHeader, compactJson, hookReceiptText, stepText } from "@raw/host";
 import type { InteractionAdapter } from "@raw/panel/host";
 import type { ApprovalRequest } from "@raw/tool-api";
 import { parseCommand } from "../support/args.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { loadWorkspace } from "../support/load-workspace.js";
 import { bundledHooksRoot, examplesRoot } from "../support/paths.js";
-import { compactJson } from "../support/present.js";
 import { openSession } from "../support/session.js";
-import { callHeader, stepText } from "../support/trace.js";
 
 /** One scripted call: what it shows, the call, and the result code the script expects (none = success). */
 interface Scene {
@@ -127,14 +125,6 @@ const LISTED_HOOKS: readonly string[] = [
 ];
 const LISTED_HOOKS_TEXT = "local/guard (PreToolUse), local/notify (PostToolUseFailure, Stop)";
 
-/** A hook receipt as the call trace shows it: `<Event> <hook id>[ <code>][ — <message>] (<n> ms)`. */
-// TODO(A1): the message is hook-supplied text; escape it with the one display-escaping function once it exists.
-function receiptText(receipt: HookReceipt): string {
-  const code = receipt.code ? ` ${receipt.code}` : "";
-  const message = receipt.message ? ` — ${receipt.message}` : "";
-  return `${receipt.event} ${receipt.id}${code}${message} (${receipt.durationMs} ms)`;
-}
-
 /** The script's answers to the ask_user form. */
 const FORM_ANSWERS: Readonly<Record<string, string | string[]>> = {
   target: "staging",
@@ -225,7 +215,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     );
     for (const receipt of stop.receipts) {
       fired.add(`${receipt.id} ${receipt.event}`);
-      out(stepText({ step: "hook", status: receipt.outcome, text: receiptText(receipt) }));
+      out(stepText({ step: "hook", status: receipt.outcome, text: hookReceiptText(receipt) }));
     }
   } finally {
     session.close();

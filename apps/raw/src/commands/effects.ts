@@ -1,10 +1,10 @@
-import { openHostSession } from "@raw/host";
+import { effectLines, openHostSession } from "@raw/host";
 import { stringifyForDisplay } from "@raw/schema";
 import { formatText } from "@raw/validate";
 import { jsonOption, parseCommand, stringOption, stringsOption } from "../support/args.js";
 import { loadTools } from "../support/bundled.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
-import { displayLine, effectLines } from "../support/present.js";
+import { displayLine } from "../support/present.js";
 import { availableToolNames } from "../support/tool-names.js";
 import { sessionCwd } from "./call.js";
 

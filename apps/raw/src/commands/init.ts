@@ -1,10 +1,9 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { displayPath } from "@raw/validate";
+import { displayPath, hookScaffold, SCAFFOLD_HOOK_NAME, SCAFFOLD_TOOL_ID, toolScaffold } from "@raw/validate";
 import { parseCommand } from "../support/args.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_OK, UsageError } from "../support/io.js";
 import { displayLine } from "../support/present.js";
-import { hookScaffold, SCAFFOLD_HOOK_NAME, SCAFFOLD_TOOL_ID, toolScaffold } from "../support/scaffold.js";
 
 async function isEmptyOrMissing(dir: string): Promise<boolean> {
   try {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { compactJson } from "@raw/host";
 import { stringifyForDisplay } from "@raw/schema";
 import { createPolicy, type PolicyExplanation } from "@raw/tool-api";
 import type { ExpectedDecision, PolicyCase } from "@raw/validate";
@@ -14,7 +15,7 @@ import {
 import { jsonOption, type ParsedCommand, parseCommand, stringOption } from "../support/args.js";
 import { loadRulesFile, type RulesInput, ruleAt } from "../support/inputs.js";
 import { type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
-import { compactJson, displayLine } from "../support/present.js";
+import { displayLine } from "../support/present.js";
 
 /** The deciding rule of an explanation as written in the rules file, with its location. */
 function decidingRule(rules: RulesInput, explanation: PolicyExplanation) {

@@ -4,9 +4,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BoardRequestError } from "@raw/host";
 import { EventHub } from "./events.js";
 import { checkRequest, type Refusal, type RouteRule, securityHeaders } from "./guard.js";
-import { openWebSession, WebRequestError, type WebSession, type WebSessionOptions } from "./web-session.js";
+import {
+  openWebSession,
+  REFUSAL_STATUS,
+  WebRequestError,
+  type WebSession,
+  type WebSessionOptions,
+} from "./web-session.js";
 
 /** Largest request body `raw serve` reads. */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -258,9 +265,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
         res.end();
         return;
       }
-      if (error instanceof WebRequestError)
-        send(res, error.status, { code: error.code, message: error.message }, headers);
-      else send(res, 500, { code: "internal_error", message: "the request failed" }, headers);
+      if (error instanceof WebRequestError || error instanceof BoardRequestError) {
+        const status = error instanceof WebRequestError ? error.status : REFUSAL_STATUS[error.refusal];
+        send(res, status, { code: error.code, message: error.message }, headers);
+      } else send(res, 500, { code: "internal_error", message: "the request failed" }, headers);
     });
   });
   try {

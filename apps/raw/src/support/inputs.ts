@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { type LoadedHook, validateHookFolder } from "@raw/hook-protocol";
+import { DEFAULT_RULES_LABEL, type TracedRule } from "@raw/host";
 import { parseRules, type ToolRule } from "@raw/tool-api";
 import type { SourcePosition } from "@raw/validate";
 import { displayPath, type FileReport, hookReport, locate, placeIssue, readJsonFile } from "@raw/validate";
@@ -14,9 +15,6 @@ export interface RulesInput {
   /** Rules before the file's own (the session's defaults, A10): rule `i < defaults.length` is `defaults[i]`. */
   defaults?: readonly unknown[];
 }
-
-/** The label of the session's default rules in a trace (`default rule 0 at (default rules):1:1: ...`). */
-export const DEFAULT_RULES_LABEL = "(default rules)";
 
 /**
  * The rules a session runs (amendment A10, `sessionRules` of `@raw/host`) as a rules input for traces: the
@@ -70,7 +68,7 @@ export async function loadRulesFile(
 export function ruleAt(
   input: RulesInput | undefined,
   index: number,
-): { rule: unknown; location: string; label: string; index: number; defaultRule: boolean } | undefined {
+): (TracedRule & { location: string }) | undefined {
   if (input === undefined) return undefined;
   const defaults = input.defaults ?? [];
   if (index < defaults.length) {

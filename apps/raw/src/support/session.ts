@@ -1,36 +1,24 @@
-import type { HookReceipt, LoadedHook } from "@raw/hook-protocol";
-import { type ApprovalView, type HostSession, openHostSession } from "@raw/host";
-import { type PanelDeclaration, renderPanelText } from "@raw/panel";
+import type { LoadedHook } from "@raw/hook-protocol";
 import {
-  type InteractionAdapter,
-  type InteractionService,
-  type PanelFrame,
-  type PanelHost,
-  type PanelReceipt,
-  type PanelState,
-  renderReceiptLine,
-  type SyncInteractionStore,
+  type ApprovalView,
+  type CallTrace,
+  type HostSession,
+  openHostSession,
+  type TraceStep,
+  traceCall,
+} from "@raw/host";
+import type {
+  InteractionAdapter,
+  InteractionService,
+  PanelFrame,
+  PanelHost,
+  PanelState,
+  SyncInteractionStore,
 } from "@raw/panel/host";
-import type { ApprovalRequest, LoadedTool, ToolRegistry, ToolResult } from "@raw/tool-api";
-import { CallView, type TraceSettings, type TraceStep } from "./call-view.js";
-import { type RulesInput, withDefaultRules } from "./inputs.js";
-import { blockText, displayLine, indent } from "./present.js";
+import type { ApprovalRequest, LoadedTool, ToolRegistry } from "@raw/tool-api";
+import { type RulesInput, ruleAt, withDefaultRules } from "./inputs.js";
 
-export type { StepName, TraceStep } from "./call-view.js";
-
-/** Everything one call did. */
-export interface CallTrace {
-  tool: string;
-  identity: string | null;
-  toolCallId: string;
-  arguments: unknown;
-  effects: unknown;
-  steps: TraceStep[];
-  hooks: HookReceipt[];
-  panels: Array<{ receipt: PanelReceipt; line: string; text: string | null }>;
-  result: ToolResult;
-  modelLines: string[];
-}
+export type { CallTrace, StepName, TraceStep } from "@raw/host";
 
 /** How a session asks for approval: the answer, and how the trace names who answered. */
 export interface Approver {
@@ -74,7 +62,7 @@ export interface Session {
   readonly panels: PanelHost;
   /** The session's interaction service. */
   readonly interactions: InteractionService;
-  /** Runs one call and resolves to its trace; never throws for contract failures. */
+  /** Runs one call and resolves to its trace (`traceCall` of `@raw/host`); never throws for contract failures. */
   call(
     name: string,
     args: unknown,
@@ -89,15 +77,14 @@ export interface Session {
 
 /**
  * Opens a session of the reference app over loaded tools: a host session of `@raw/host` (registry, rules with the
- * A10 defaults, hooks, panels, interactions and approval, wired once there) whose step events build each call's
- * trace.
+ * A10 defaults, hooks, panels, interactions and approval, wired once there) whose calls are traced with `traceCall`,
+ * each policy step naming its rule where the rules file has it.
  */
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const tools = options.tools;
   const approver = options.approver;
-  const hostSession = openHostSession({
+  const host = openHostSession({
     cwd: options.cwd,
-    tools,
+    tools: options.tools,
     rules: options.rules?.rules,
     hooks: options.hooks,
     hookEnv: options.env,
@@ -108,86 +95,29 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     onPanelFrame: options.onPanelFrame,
     restorePanels: options.restorePanels,
   });
-  const rules = withDefaultRules(options.rules, hostSession.rules.rules.slice(0, hostSession.rules.defaults));
-  const internals: TraceSettings = {
-    rules,
-    approverLabel: approver?.label ?? "",
-    onStep: options.onStep,
-  };
-  const registry = hostSession.registry;
-  const host = hostSession.panels;
-  const service = hostSession.interactions;
-  const byIdentity = new Map(tools.map((tool) => [tool.identity, tool.registration.name]));
-
-  function panelText(receipt: PanelReceipt): string | null {
-    const state =
-      receipt.view !== undefined ? host.getView(receipt.view) : host.get(`${receipt.owner}#${receipt.panel}`);
-    if (state === undefined || receipt.error !== undefined) return null;
-    const text = renderPanelText((state.declaration as PanelDeclaration).title, state.document);
-    return state.closed ? `${text}\n(closed)` : text;
-  }
-
+  const rules = withDefaultRules(options.rules, host.rules.rules.slice(0, host.rules.defaults));
+  const byIdentity = new Map(options.tools.map((tool) => [tool.identity, tool.registration.name]));
   return {
-    registry,
-    panels: host,
-    interactions: service,
-    resolveName(tool) {
-      return byIdentity.get(tool) ?? tool;
-    },
-    runHooks: (event, payload, runOptions) => hostSession.runHooks(event, payload, runOptions),
-    async call(name, args, callOptions = {}) {
-      const inspection = registry.inspectionDefinition(name);
-      const view = new CallView(name, internals);
-      const dispatched = await hostSession.dispatch(
+    registry: host.registry,
+    panels: host.panels,
+    interactions: host.interactions,
+    resolveName: (tool) => byIdentity.get(tool) ?? tool,
+    runHooks: (event, payload, runOptions) => host.runHooks(event, payload, runOptions),
+    call: (name, args, callOptions = {}) =>
+      traceCall(
+        host,
         { name, arguments: args, toolCallId: callOptions.toolCallId },
         {
           signal: callOptions.signal,
           source: callOptions.source ?? "model",
-          onStep: (event) =>
-            event.type === "step" ? view.step(event.step) : view.hookReceipt(event.receipt),
+          approverLabel: approver?.label ?? "",
+          describeRule: (index) => ruleAt(rules, index),
+          approvalRequiredText: "no way to ask (not a terminal): pass --approve yes or --approve no",
+          onStep: options.onStep,
         },
-      );
-      const { result, toolCallId } = dispatched;
-      const settlement = dispatched.panels;
-      const panels = settlement.receipts.map((receipt) => {
-        const line = renderReceiptLine(receipt);
-        const text = panelText(receipt);
-        return { receipt, line, text };
-      });
-      for (const panel of panels) {
-        const body =
-          panel.text === null ? panel.line.trim() : `${panel.line.trim()}\n${indent(panel.text, 2)}`;
-        view.emit("panel", panel.receipt.error ? "rejected" : "updated", body);
-      }
-      const ok = !result.isError;
-      const head = [result.code ?? "", result.truncated ? "(truncated to the output budget)" : ""]
-        .filter(Boolean)
-        .join(" ");
-      const content = result.content.map(blockText).join("\n");
-      const lines =
-        settlement.modelLines.length > 0
-          ? `\nmodel-visible lines:\n${indent(settlement.modelLines.map((line) => displayLine(line)).join("\n"), 2)}`
-          : "";
-      const body = [head, content].filter(Boolean).join("\n");
-      view.emit("result", ok ? "ok" : "error", `${body}${lines}`, {
-        isError: result.isError,
-        code: result.code ?? null,
-      });
-      return {
-        tool: name,
-        identity: inspection?.identity ?? null,
-        toolCallId,
-        arguments: args,
-        effects: result.effects ?? view.effects ?? null,
-        steps: view.steps,
-        hooks: view.receipts,
-        panels,
-        result,
-        modelLines: settlement.modelLines,
-      };
-    },
+      ),
     close() {
-      void hostSession.close();
+      void host.close();
     },
   };
 }

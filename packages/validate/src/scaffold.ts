@@ -1,3 +1,12 @@
+/**
+ * Starter folders for authors: a `raw.tool-api/2` tool folder and a `raw.hook/2` hook folder, each valid as
+ * written (`validatePaths` reports them clean) and carrying a `node:test` test of its own. `raw init tool|hook`
+ * writes them; any other host or editor extension can too.
+ */
+
+import type { HookManifestJson } from "@raw/hook-protocol";
+import type { ToolManifestJson } from "@raw/tool-api";
+
 /** The tool ids `raw init tool` accepts (tool-api.md §2.1 `id`, also a valid model-facing name). */
 export const SCAFFOLD_TOOL_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 
@@ -10,7 +19,7 @@ export const TOOL_MANIFEST_SCHEMA_URL = "https://raw.tlelabs.com/schemas/raw.too
 /** The published `hook.json` schema (its `$id`), written as the editor hint `$schema` (amendment A9). */
 export const HOOK_MANIFEST_SCHEMA_URL = "https://raw.tlelabs.com/schemas/raw.hook/2/hook.schema.json";
 
-/** The files of a scaffolded folder: relative name → content. */
+/** The files of a scaffolded folder: relative name → content, in the order they are best written and listed. */
 export type Scaffold = ReadonlyArray<readonly [string, string]>;
 
 function json(value: unknown): string {
@@ -19,7 +28,7 @@ function json(value: unknown): string {
 
 /** A `raw.tool-api/2` tool folder: arguments, `validateArgs`, intended effects, a handler, and a `node:test` test. */
 export function toolScaffold(id: string): Scaffold {
-  const manifest = {
+  const manifest: ToolManifestJson = {
     $schema: TOOL_MANIFEST_SCHEMA_URL,
     api_version: 2,
     id,
@@ -174,7 +183,7 @@ test("handler appends the line", async () => {
 
 /** A `raw.hook/2` hook folder: a `PreToolUse` gate on `builtin/bash` removals, and a `node:test` test. */
 export function hookScaffold(name: string): Scaffold {
-  const manifest = {
+  const manifest: HookManifestJson = {
     $schema: HOOK_MANIFEST_SCHEMA_URL,
     protocol_version: 2,
     name,
