@@ -37,19 +37,20 @@ export async function openGate(options: {
 }) {
   const script = options.script ?? {};
   const toGate = new PassThrough();
-  const fromGate = new PassThrough();
   const toClient = new PassThrough();
   /** Every line that reached the client, parsed. */
   const lines: any[] = [];
   const diagnostics: string[] = [];
   let partial = "";
-  fromGate.on("data", (chunk: Buffer) => {
+  const fromGate = new PassThrough();
+  const onData = (chunk: Buffer): void => {
     const text = partial + chunk.toString("utf8");
     const parts = text.split("\n");
     partial = parts.pop() ?? "";
     for (const line of parts) if (line.trim() !== "") lines.push(JSON.parse(line));
     toClient.write(chunk);
-  });
+  };
+  fromGate.on("data", onData);
   fromGate.on("end", () => toClient.end());
   const writes: any[] = [];
   const reads: any[] = [];
@@ -127,6 +128,18 @@ export async function openGate(options: {
     terminals,
     permissions,
     updates,
+    output: fromGate,
+    /** The client stops reading what the gate writes (a slow editor). */
+    hold: () => {
+      fromGate.off("data", onData);
+      fromGate.pause();
+    },
+    release: () => {
+      fromGate.on("data", onData);
+      fromGate.resume();
+    },
+    /** Writes a line to the gate as the client, as it is. */
+    sendRaw: (text: string) => toGate.write(`${text}\n`),
     close: async () => {
       toGate.end();
       return gate.closed;
