@@ -38,6 +38,7 @@ export {
 } from "./gate/identity.js";
 export * from "./gate/limits.js";
 export { outsideFolderPattern } from "./gate/outside.js";
+export { AGENT_PROBE_TIMEOUT_MS, probeAgentName } from "./gate/probe.js";
 export { type GatedCall, gatedCallOf, REDACTED_ENV_VALUE } from "./gate/requests.js";
 export { gateTools } from "./gate/tools.js";
 export * from "./limits.js";
