@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadHookFolder } from "@raw/hook-protocol";
@@ -308,6 +309,62 @@ describe("createAcpGate: the A13 rows between an SDK client and a scripted SDK a
       sessionId: g.sessionId,
       q: 1,
     });
+    await g.close();
+  });
+
+  it("a hook subscribed to acp/* with an effects predicate binds to every gated identity (reads have no files)", async () => {
+    const cwd = gateWorkdir();
+    const dir = join(mkdtempSync(join(tmpdir(), "raw-gate-hook-")), "protect");
+    mkdirSync(dir);
+    copyFileSync(resolve(here, "fixtures/protect/index.mjs"), join(dir, "index.mjs"));
+    writeFileSync(
+      join(dir, "hook.json"),
+      JSON.stringify({
+        protocol_version: 2,
+        name: "protect",
+        events: [
+          {
+            name: "PreToolUse",
+            match: "acp/*",
+            when: { source: "effects", any: "files[*].path", regex: "/protected/" },
+          },
+        ],
+        command: "node",
+        args: ["./index.mjs"],
+        timeout_ms: 5000,
+      }),
+    );
+    const hook = await loadHookFolder(dir);
+    const g = await openGate({
+      cwd,
+      name: "bot",
+      hooks: [hook],
+      rules: [{ match: "acp/*", effect: "allow" }],
+    });
+    const answers = await g.run([
+      { request: "fs/read_text_file", params: { path: join(cwd, "a.txt") } },
+      { request: "fs/write_text_file", params: { path: join(cwd, "protected/a"), content: "" } },
+      { request: "fs/write_text_file", params: { path: join(cwd, "b"), content: "" } },
+    ]);
+    expect(answers[0].result).toEqual({ content: "file text\n" });
+    expect(answers[1].error.data).toMatchObject({ code: "hook_denied" });
+    expect(answers[2].result).toEqual({});
+    expect(g.writes.map((w) => w.path)).toEqual([join(cwd, "b")]);
+    await g.close();
+  });
+
+  it("default rules (no rules file): reads are asked too; the gate's own card is completed once allowed", async () => {
+    const cwd = gateWorkdir();
+    const g = await openGate({ cwd, name: "bot", script: { permission: gateOptionOf("allow_once") } });
+    const [answer] = await g.run([{ request: "fs/read_text_file", params: { path: join(cwd, "a.txt") } }]);
+    expect(answer.result).toEqual({ content: "file text\n" });
+    expect(g.permissions).toHaveLength(1);
+    const card = g.permissions[0].toolCall.toolCallId;
+    const updates = g.updates.map((n) => n.update).filter((u) => u.toolCallId === card);
+    expect(updates.map((u) => [u.sessionUpdate, u.status])).toEqual([
+      ["tool_call", "pending"],
+      ["tool_call_update", "completed"],
+    ]);
     await g.close();
   });
 });

@@ -25,7 +25,7 @@ describe("raw acp proxy", () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines).toContain("acp/scripted-agent/fs/write_text_file  deny (rule 0)");
-    expect(lines).toContain("acp/scripted-agent/fs/read_text_file  allow (no rule)");
+    expect(lines).toContain("acp/scripted-agent/fs/read_text_file  ask (default rule)");
     expect(lines).toContain("acp/scripted-agent/terminal/create  ask (default rule)");
     expect(lines).toContain("acp/scripted-agent/tool/read  ask (default rule)");
   });

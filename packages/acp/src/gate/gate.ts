@@ -141,7 +141,6 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
   const sessions = new GateSessions();
   let gated = 0;
   let asks = 0;
-  let ownCalls = 0;
   let ended = false;
 
   const toClient = (message: unknown, from?: LineReader): void => {
@@ -174,6 +173,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
     });
   }
 
+  let ownCalls = 0;
   function failedUpdate(call: GatedCall, toolCallId: string | undefined, reason: string): void {
     if (call.sessionId === "") return;
     const text = escapeDisplayText(`Refused by Raw: ${reason}`, { multiline: true });
@@ -297,6 +297,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
       const state = sessions.get(call.sessionId);
       let ruleIndex: number | null | undefined;
       let clientAnswer: Message | undefined;
+      let ownCard: string | undefined;
       const params = message.params as Record<string, unknown>;
       const dispatched = await currentGatedCall.run(call, () =>
         session.dispatch(
@@ -328,18 +329,29 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
                   state.grants.remember(request.identity, ruleIndex, approved);
                 return approved;
               }
-              const files = call.effects?.files ?? [];
+              const files = call.effects.files ?? [];
+              // The gate's own tool card: announced first (a client shows permission requests on a known card),
+              // marked completed or failed once decided.
+              ownCard = `${GATE_ID_PREFIX}call-${++ownCalls}`;
+              const card = {
+                toolCallId: ownCard,
+                title: escapeDisplayText(call.identity),
+                kind: KIND_OF_METHOD[method],
+                status: "pending",
+                content: approvalContent(view),
+                ...(files.length > 0 ? { locations: files.map((f) => ({ path: f.path })) } : {}),
+                rawInput: call.arguments,
+              };
+              if (call.sessionId !== "") {
+                toClient({
+                  jsonrpc: "2.0",
+                  method: "session/update",
+                  params: { sessionId: call.sessionId, update: { sessionUpdate: "tool_call", ...card } },
+                });
+              }
               const answer = await askClient({
                 sessionId: call.sessionId,
-                toolCall: {
-                  toolCallId: `${GATE_ID_PREFIX}ask-${asks + 1}`,
-                  title: escapeDisplayText(`${call.identity}`),
-                  kind: KIND_OF_METHOD[method],
-                  status: "pending",
-                  content: approvalContent(view),
-                  ...(files.length > 0 ? { locations: files.map((f) => ({ path: f.path })) } : {}),
-                  rawInput: call.arguments,
-                },
+                toolCall: card,
                 options: PERMISSION_OPTIONS,
               });
               const decision = decidePermission(answer.result);
@@ -369,6 +381,16 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
           return;
         }
         agentPending.set(keyOf(id), { id, method });
+        if (ownCard !== undefined && call.sessionId !== "") {
+          toClient({
+            jsonrpc: "2.0",
+            method: "session/update",
+            params: {
+              sessionId: call.sessionId,
+              update: { sessionUpdate: "tool_call_update", toolCallId: ownCard, status: "completed" },
+            },
+          });
+        }
         toClient(raw);
         return;
       }
@@ -378,9 +400,12 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
         if (clientAnswer !== undefined) {
           // The user answered: the agent gets that answer (a rejection or a cancellation) and reports it itself.
           const outcome = isRecord(clientAnswer.result) ? clientAnswer.result.outcome : undefined;
-          if (isRecord(outcome) && outcome.outcome === "selected" && typeof outcome.optionId === "string")
-            answerPermission(id, outcome.optionId);
-          else answerPermission(id, undefined);
+          const offered = Array.isArray(params.options) ? params.options : [];
+          const known =
+            isRecord(outcome) &&
+            outcome.outcome === "selected" &&
+            offered.some((o) => isRecord(o) && o.optionId === outcome.optionId);
+          answerPermission(id, known ? String((outcome as { optionId: unknown }).optionId) : undefined);
           return;
         }
         answerPermission(id, optionByKind(params, ["reject_once", "reject_always"]));
@@ -393,7 +418,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
         return;
       }
       errorTo(toAgent, id, GATE_REFUSED_CODE, `refused by Raw: ${refusal.reason}`, refusal.data);
-      failedUpdate(call, state.openToolCall, refusal.reason);
+      failedUpdate(call, ownCard ?? state.openToolCall, refusal.reason);
     } catch (error) {
       say(`refused ${method}: ${error instanceof Error ? error.message : String(error)}`);
       if (method === "session/request_permission")

@@ -11,8 +11,8 @@ export interface GatedCall {
   /** The model-facing name of the gate's registration for it. */
   readonly toolName: string;
   readonly arguments: Record<string, unknown>;
-  /** `undefined` for a request without effects (`fs/read_text_file`). */
-  readonly effects: { files?: { path: string; operation: string }[] } | undefined;
+  /** The intended effects: `{}` (no files) for `fs/read_text_file` and `terminal/create`. */
+  readonly effects: { files?: { path: string; operation: string }[] };
   /** The ACP session the request belongs to (`""` when the agent named none). */
   readonly sessionId: string;
 }
@@ -106,7 +106,7 @@ export function gatedCallOf(agent: string, method: GatedMethod, params: unknown)
         identity: gateIdentity(agent, method),
         toolName: gateToolName(method),
         arguments: pick(params, ["path", "line", "limit"]),
-        effects: undefined,
+        effects: {},
         sessionId,
       };
     case "terminal/create":

@@ -50,7 +50,7 @@ const SCHEMAS: Record<Exclude<GatedMethod, "session/request_permission">, Record
 
 function effectsOfCurrent(): unknown {
   const call = currentGatedCall.getStore();
-  if (call === undefined || call.effects === undefined) throw new Error("no gated request");
+  if (call === undefined) throw new Error("no gated request");
   return call.effects;
 }
 
@@ -58,9 +58,10 @@ function effectsOfCurrent(): unknown {
 const GO_ON = () => ({ isError: false, content: [{ type: "text" as const, text: "allowed" }] });
 
 /**
- * The registrations through which a host session decides the gated requests of one agent (A13). `fs/write_text_file`
- * and the permission kinds declare `files` effects, `terminal/create` an empty effects object (no files, but asked
- * by default like every tool with an effects schema, A10); `fs/read_text_file` declares none.
+ * The registrations through which a host session decides the gated requests of one agent (A13). Every one declares
+ * the `files` effects schema, so a rule or hook subscription may test `files[*].path` on any gated identity (binding
+ * never fails on `acp/*`) and, without a rules file, every gated request is asked (A10). `fs/write_text_file` and the
+ * permission kinds list their files; `fs/read_text_file` and `terminal/create` have no effects: an empty object.
  */
 export function gateTools(agent: string): AnyToolRegistration[] {
   const effects = {
@@ -84,6 +85,7 @@ export function gateTools(agent: string): AnyToolRegistration[] {
       description: "An ACP agent reads a text file through the client.",
       inputSchema: SCHEMAS["fs/read_text_file"],
       schemaProfile: "foreign",
+      ...effects,
       handler: GO_ON,
     },
     {
