@@ -367,4 +367,24 @@ describe("createAcpGate: the A13 rows between an SDK client and a scripted SDK a
     ]);
     await g.close();
   });
+
+  it("the agent withdraws a gated request ($/cancel_request): the client's question is withdrawn under the gate's id", async () => {
+    const cwd = gateWorkdir();
+    let answer: (value: unknown) => void = () => undefined;
+    const g = await openGate({
+      cwd,
+      name: "bot",
+      script: { permission: () => new Promise((resolve) => (answer = resolve)) },
+    });
+    const [result] = await g.run([
+      { request: "terminal/create", params: { command: "sleep" }, cancelAfterMs: 300 },
+    ]);
+    expect(result.error.code).toBe(-32800);
+    const asked = g.lines.find((l) => l.method === "session/request_permission");
+    expect(g.lines.find((l) => l.method === "$/cancel_request")?.params).toEqual({ requestId: asked.id });
+    answer({ outcome: { outcome: "selected", optionId: "allow_once" } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(g.terminals).toEqual([]);
+    await g.close();
+  });
 });

@@ -11,6 +11,7 @@ import {
   MAX_ACP_LINE_BYTES,
   MAX_PENDING_REQUESTS,
   MESSAGE_TOO_LARGE_CODE,
+  REQUEST_CANCELLED_CODE,
 } from "./limits.js";
 import { headerOf, type LineReader, readLines, writeLine } from "./lines.js";
 import { type GatedCall, GatedRequestError, gatedCallOf } from "./requests.js";
@@ -137,6 +138,8 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
   const clientPending = new Map<string, { id: Id; method: string }>();
   const agentPending = new Map<string, { id: Id; method: string }>();
   const gateAsks = new Map<string, (response: Message) => void>();
+  const asksFor = new Map<string, string>();
+  const withdrawn = new Set<string>();
   const initializeIds = new Set<string>();
   const sessions = new GateSessions();
   let gated = 0;
@@ -165,12 +168,29 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
     return host;
   }
 
-  function askClient(params: unknown): Promise<Message> {
+  /** The gate's own permission request for the agent's request `forId` (its `$/cancel_request` is mapped to it). */
+  function askClient(params: unknown, forId: Id): Promise<Message> {
     const id = `${GATE_ID_PREFIX}${++asks}`;
-    return new Promise((resolve) => {
+    const asked = new Promise<Message>((resolve) => {
       gateAsks.set(keyOf(id), resolve);
+      asksFor.set(keyOf(forId), id);
       toClient({ jsonrpc: "2.0", id, method: "session/request_permission", params });
     });
+    return asked.finally(() => asksFor.delete(keyOf(forId)));
+  }
+
+  /** The agent withdrew a gated request (`$/cancel_request`): the client's question is withdrawn too. */
+  function withdraw(params: unknown): boolean {
+    const requestId = isRecord(params) ? params.requestId : undefined;
+    if (!isId(requestId)) return false;
+    const own = asksFor.get(keyOf(requestId));
+    if (own === undefined) return false;
+    withdrawn.add(keyOf(requestId));
+    toClient({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: own } });
+    const ask = gateAsks.get(keyOf(own));
+    gateAsks.delete(keyOf(own));
+    ask?.({ result: { outcome: { outcome: "cancelled" } } });
+    return true;
   }
 
   let ownCalls = 0;
@@ -312,10 +332,10 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
               if (method === "session/request_permission") {
                 const toolCall = isRecord(params.toolCall) ? params.toolCall : {};
                 const content = Array.isArray(toolCall.content) ? toolCall.content : [];
-                const answer = await askClient({
-                  ...params,
-                  toolCall: { ...toolCall, content: [...approvalContent(view), ...content] },
-                });
+                const answer = await askClient(
+                  { ...params, toolCall: { ...toolCall, content: [...approvalContent(view), ...content] } },
+                  id,
+                );
                 clientAnswer = answer;
                 const outcome = isRecord(answer.result) ? answer.result.outcome : undefined;
                 const options = Array.isArray(params.options) ? params.options : [];
@@ -349,11 +369,10 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
                   params: { sessionId: call.sessionId, update: { sessionUpdate: "tool_call", ...card } },
                 });
               }
-              const answer = await askClient({
-                sessionId: call.sessionId,
-                toolCall: card,
-                options: PERMISSION_OPTIONS,
-              });
+              const answer = await askClient(
+                { sessionId: call.sessionId, toolCall: card, options: PERMISSION_OPTIONS },
+                id,
+              );
               const decision = decidePermission(answer.result);
               if (decision.always) state.grants.remember(request.identity, ruleIndex, decision.approved);
               return decision.approved;
@@ -417,7 +436,8 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
         );
         return;
       }
-      errorTo(toAgent, id, GATE_REFUSED_CODE, `refused by Raw: ${refusal.reason}`, refusal.data);
+      if (withdrawn.delete(keyOf(id))) errorTo(toAgent, id, REQUEST_CANCELLED_CODE, "request cancelled");
+      else errorTo(toAgent, id, GATE_REFUSED_CODE, `refused by Raw: ${refusal.reason}`, refusal.data);
       failedUpdate(call, ownCard ?? state.openToolCall, refusal.reason);
     } catch (error) {
       say(`refused ${method}: ${error instanceof Error ? error.message : String(error)}`);
@@ -425,6 +445,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
         answerPermission(id, optionByKind(message.params, ["reject_once", "reject_always"]));
       else errorTo(toAgent, id, GATE_REFUSED_CODE, "refused by Raw: the gate failed to decide");
     } finally {
+      withdrawn.delete(keyOf(id));
       gated--;
     }
   }
@@ -547,6 +568,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
           return;
         }
         if (method === "session/update") sessions.observe(message.params);
+        if (method === "$/cancel_request" && withdraw(message.params)) return;
         toClient(text, agentReader);
       },
       oversized(prefix, bytes) {
@@ -589,7 +611,11 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
     });
   });
   const closed = Promise.all([exited, stdoutDone]).then(async ([exit]) => {
-    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const how = exit.signal
+      ? `signal ${exit.signal}`
+      : exit.code === null
+        ? "or did not start"
+        : `code ${exit.code}`;
     for (const pending of clientPending.values()) {
       errorTo(
         toClient,

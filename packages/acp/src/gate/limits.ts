@@ -16,3 +16,5 @@ export const GATE_REFUSED_CODE = -32004;
 export const AGENT_EXITED_CODE = -32603;
 /** The JSON-RPC error code of a message too large to read. */
 export const MESSAGE_TOO_LARGE_CODE = -32600;
+/** The JSON-RPC error code of a gated request the agent withdrew (`$/cancel_request`) before it was decided. */
+export const REQUEST_CANCELLED_CODE = -32800;
