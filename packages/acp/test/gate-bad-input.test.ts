@@ -108,4 +108,21 @@ describe("createAcpGate under bad input (A10 bounds, A1 escaping)", () => {
     expect(chunks.every((n, i) => n === i)).toBe(true);
     await g.close();
   }, 60_000);
+
+  it("requests past the pending cap are refused with a stated error; the others are answered", async () => {
+    const cwd = gateWorkdir();
+    const g = await openGate({
+      cwd,
+      name: "bot",
+      maxPendingRequests: 3,
+      other: () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 500)),
+    });
+    const [answer] = await g.run([
+      { parallel: Array.from({ length: 5 }, (_, i) => ({ request: "_custom/slow", params: { i } })) },
+    ]);
+    const outcomes = answer.result.map((a: any) => a.result?.late ?? a.error.message);
+    expect(outcomes.filter((o: unknown) => o === true)).toHaveLength(3);
+    expect(outcomes.filter((o: unknown) => o === "too many pending requests (at most 3)")).toHaveLength(2);
+    await g.close();
+  });
 });

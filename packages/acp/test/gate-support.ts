@@ -34,6 +34,9 @@ export async function openGate(options: {
   script?: ClientScript;
   agentEnv?: Record<string, string>;
   maxLineBytes?: number;
+  maxPendingRequests?: number;
+  /** Answers a client request of any other method (default `{}` at once). */
+  other?: (method: string, params: any) => unknown;
 }) {
   const script = options.script ?? {};
   const toGate = new PassThrough();
@@ -69,6 +72,7 @@ export async function openGate(options: {
     output: fromGate,
     onDiagnostic: (line) => diagnostics.push(line),
     ...(options.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {}),
+    ...(options.maxPendingRequests ? { maxPendingRequests: options.maxPendingRequests } : {}),
     session: (binding) =>
       openHostSession({ cwd: options.cwd, tools: binding.tools, rules: options.rules, hooks: options.hooks }),
   });
@@ -92,7 +96,7 @@ export async function openGate(options: {
       terminals.push(ctx.params);
       return (await script.terminal?.(ctx.params)) ?? { terminalId: "t-1" };
     }) as any)
-    .onRequest("*", async () => ({}))
+    .onRequest("*", async (ctx: any) => (await options.other?.(ctx.method, ctx.params)) ?? {})
     .onNotification("*", () => undefined);
   const connection: ClientConnection = app.connect(
     ndJsonStream(

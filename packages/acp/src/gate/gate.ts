@@ -52,6 +52,8 @@ export interface AcpGateOptions {
   readonly onDiagnostic?: ((line: string) => void) | undefined;
   /** Largest line read from either side (default `MAX_ACP_LINE_BYTES`). */
   readonly maxLineBytes?: number | undefined;
+  /** Most requests waiting for an answer in each direction (default `MAX_PENDING_REQUESTS`). */
+  readonly maxPendingRequests?: number | undefined;
 }
 
 /** How a gate ended. */
@@ -119,6 +121,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? MAX_ACP_LINE_BYTES;
+  const maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
   const diagnostic =
     options.onDiagnostic ?? ((line: string) => process.stderr.write(`raw acp proxy: ${line}\n`));
   const say = (text: string): void => diagnostic(escapeDisplayText(text));
@@ -390,13 +393,8 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
           else answerPermission(id, optionByKind(params, ["allow_once", "allow_always"]));
           return;
         }
-        if (agentPending.size >= MAX_PENDING_REQUESTS) {
-          errorTo(
-            toAgent,
-            id,
-            GATE_REFUSED_CODE,
-            `too many pending requests (at most ${MAX_PENDING_REQUESTS})`,
-          );
+        if (agentPending.size >= maxPending) {
+          errorTo(toAgent, id, GATE_REFUSED_CODE, `too many pending requests (at most ${maxPending})`);
           return;
         }
         agentPending.set(keyOf(id), { id, method });
@@ -465,13 +463,8 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
         if (message === undefined) return malformed("client", text, (m) => toClient(m));
         const { id, method } = message;
         if (typeof method === "string" && isId(id)) {
-          if (clientPending.size >= MAX_PENDING_REQUESTS) {
-            errorTo(
-              toClient,
-              id,
-              GATE_REFUSED_CODE,
-              `too many pending requests (at most ${MAX_PENDING_REQUESTS})`,
-            );
+          if (clientPending.size >= maxPending) {
+            errorTo(toClient, id, GATE_REFUSED_CODE, `too many pending requests (at most ${maxPending})`);
             return;
           }
           clientPending.set(keyOf(id), { id, method });
@@ -537,13 +530,8 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
             );
             return;
           }
-          if (agentPending.size + gated >= MAX_PENDING_REQUESTS) {
-            errorTo(
-              toAgent,
-              id,
-              GATE_REFUSED_CODE,
-              `too many pending requests (at most ${MAX_PENDING_REQUESTS})`,
-            );
+          if (agentPending.size + gated >= maxPending) {
+            errorTo(toAgent, id, GATE_REFUSED_CODE, `too many pending requests (at most ${maxPending})`);
             return;
           }
           if (isGatedMethod(method)) {
