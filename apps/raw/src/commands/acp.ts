@@ -154,6 +154,15 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     await host.close();
     return EXIT_OK;
   }
+  // Rules and hooks that cannot bind to the gate's identities fail here, before the editor's first request.
+  try {
+    await session({ tools: gateTools(identitySafeName(name ?? "agent")) }).close();
+  } catch (error) {
+    throw new CliFailure(
+      "gate_session_invalid",
+      `the rules or hooks do not fit the gate's identities: ${displayLine(error instanceof Error ? error.message : String(error))}`,
+    );
+  }
   const gate = createAcpGate({ session, agent, name });
   const stop = (): void => gate.close();
   process.once("SIGINT", stop);

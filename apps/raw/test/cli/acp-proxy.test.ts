@@ -36,6 +36,18 @@ describe("raw acp proxy", () => {
     expect(run.stderr).toContain("agent_command_missing");
   });
 
+  it("rules that cannot bind to the gate's identities: a stated error at start, exit 1", () => {
+    const cwd = tempDir();
+    writeFileSync(
+      join(cwd, "rules.json"),
+      '[{ "match": "acp/*", "effect": "ask", "when": { "source": "arguments", "any": "path", "regex": "x" } }]',
+    );
+    const run = raw(["acp", "proxy", "--rules", "rules.json", "--", process.execPath, AGENT], { cwd });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("gate_session_invalid");
+    expect(run.stderr).toContain("terminal_create");
+  });
+
   it("gates a real agent process: a denied write, a hook-denied read, an allowed read; exits with the agent", async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "protected"));

@@ -228,7 +228,7 @@ export function createAcpGate(options: AcpGateOptions): AcpGate {
           toolCallId: id,
           status: "failed",
           content: [{ type: "content", content: { type: "text", text } }],
-          rawOutput: { refusedBy: "raw", reason },
+          rawOutput: { refusedBy: "raw", reason: escapeDisplayText(reason) },
         },
       },
     });
