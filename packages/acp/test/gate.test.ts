@@ -387,4 +387,33 @@ describe("createAcpGate: the A13 rows between an SDK client and a scripted SDK a
     expect(g.terminals).toEqual([]);
     await g.close();
   });
+
+  it("an argument predicate on a permission request's rawInput: a conditional ask on acp/*/tool/execute", async () => {
+    const cwd = gateWorkdir();
+    const g = await openGate({
+      cwd,
+      name: "bot",
+      script: { permission: select("no") },
+      rules: [
+        { match: "acp/*/tool/*", effect: "allow" },
+        {
+          match: "acp/*/tool/execute",
+          effect: "ask",
+          when: { source: "arguments", any: "command", regex: "\\brm\\b" },
+        },
+      ],
+    });
+    const run = (command: string, toolCallId: string) => ({
+      request: "session/request_permission",
+      params: {
+        toolCall: { toolCallId, title: "Run", kind: "execute", rawInput: { command } },
+        options: SHUFFLED_OPTIONS,
+      },
+    });
+    const answers = await g.run([run("ls -l", "e1"), run("rm -rf build", "e2")]);
+    expect(answers[0].result.outcome).toEqual({ outcome: "selected", optionId: "yes" });
+    expect(answers[1].result.outcome).toEqual({ outcome: "selected", optionId: "no" });
+    expect(g.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["e2"]);
+    await g.close();
+  });
 });

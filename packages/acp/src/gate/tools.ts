@@ -48,6 +48,25 @@ const SCHEMAS: Record<Exclude<GatedMethod, "session/request_permission">, Record
   },
 };
 
+/**
+ * The arguments schema of the permission kinds: any JSON object (the agent's `rawInput`), written so that a rule's or
+ * hook's argument predicate on any path (`command`, `paths[*]`) binds; it matches only where a string is there.
+ */
+const ANY_OBJECT_SCHEMA = {
+  type: "object",
+  additionalProperties: { $ref: "#/$defs/value" },
+  $defs: {
+    value: {
+      anyOf: [
+        { type: "string" },
+        { type: ["number", "boolean", "null"] },
+        { type: "array", items: { $ref: "#/$defs/value" } },
+        { type: "object", additionalProperties: { $ref: "#/$defs/value" } },
+      ],
+    },
+  },
+} as const;
+
 function effectsOfCurrent(): unknown {
   const call = currentGatedCall.getStore();
   if (call === undefined) throw new Error("no gated request");
@@ -103,7 +122,7 @@ export function gateTools(agent: string): AnyToolRegistration[] {
       name: gateToolName("session/request_permission", kind),
       identity: gateIdentity(agent, "session/request_permission", kind),
       description: `An ACP agent asks permission for a tool call of kind ${kind}.`,
-      inputSchema: { type: "object" },
+      inputSchema: ANY_OBJECT_SCHEMA as unknown as Record<string, unknown>,
       schemaProfile: "foreign",
       ...effects,
       handler: GO_ON,
