@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gateRows } from "../lib/acp-gate-rows.mjs";
 import { compareAsync, info, row, skipped } from "../lib/harness.mjs";
 
 const SUITE = "acp";
@@ -16,11 +17,11 @@ async function load() {
   // The SDK is a dependency of @raw/acp: resolved from that package, as the agent resolves it.
   const fromAcp = createRequire(join(root, "packages/acp/package.json"));
   const sdk = await import(fromAcp.resolve("@agentclientprotocol/sdk"));
-  const { serveAcpAgent } = await import("@raw/acp");
+  const { serveAcpAgent, createAcpGate } = await import("@raw/acp");
   const { openHostSession } = await import("@raw/host");
   const { loadToolFolders } = await import("@raw/tool-api");
   const { bundledToolFolders } = await import("@raw/tools");
-  return { sdk, serveAcpAgent, openHostSession, loadToolFolders, bundledToolFolders };
+  return { sdk, serveAcpAgent, createAcpGate, openHostSession, loadToolFolders, bundledToolFolders };
 }
 
 function pipePair() {
@@ -108,6 +109,7 @@ export async function run() {
         "permission round trip (ask + allow_once at once) added to the acp call",
         `ask ${t.ask.toFixed(3)} ms, acp ${t.acp.toFixed(3)} ms, added ${(t.ask - t.acp).toFixed(3)} ms (median per call)`,
       ),
+      ...(await gateRows(SUITE, m, dir)),
     ];
   } finally {
     allowed.close();

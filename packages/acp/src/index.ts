@@ -43,6 +43,30 @@ export {
   serveAcpAgent,
 } from "./agent/serve.js";
 export { stdioStream } from "./agent/stdio.js";
+export { explainGate, type GateIdentityExplanation } from "./gate/explain.js";
+export {
+  type AcpGate,
+  type AcpGateAgent,
+  type AcpGateBinding,
+  type AcpGateExit,
+  type AcpGateOptions,
+  createAcpGate,
+  GATE_ID_PREFIX,
+} from "./gate/gate.js";
+export {
+  ACP_TOOL_KINDS,
+  type AcpToolKind,
+  GATED_METHODS,
+  type GatedMethod,
+  gateIdentities,
+  gateIdentity,
+  identitySafeName,
+} from "./gate/identity.js";
+export * from "./gate/limits.js";
+export { outsideFolderPattern } from "./gate/outside.js";
+export { AGENT_PROBE_TIMEOUT_MS, probeAgentName } from "./gate/probe.js";
+export { type GatedCall, gatedCallOf, REDACTED_ENV_VALUE } from "./gate/requests.js";
+export { gateTools } from "./gate/tools.js";
 export * from "./limits.js";
 export {
   type ElicitationForm,

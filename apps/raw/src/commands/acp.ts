@@ -1,9 +1,19 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type AcpMcpServer, type AcpTurnDriver, serveAcpAgent, stdioStream } from "@raw/acp";
+import {
+  type AcpMcpServer,
+  type AcpTurnDriver,
+  createAcpGate,
+  explainGate,
+  gateTools,
+  identitySafeName,
+  probeAgentName,
+  serveAcpAgent,
+  stdioStream,
+} from "@raw/acp";
 import { openHostSession } from "@raw/host";
 import type { ToolRegistry } from "@raw/tool-api";
-import { parseCommand, stringOption } from "../support/args.js";
+import { type ParsedCommand, parseCommand, stringOption } from "../support/args.js";
 import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK } from "../support/io.js";
 import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
@@ -76,6 +86,7 @@ async function loadDriver(path: string, here: string): Promise<AcpTurnDriver> {
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommand("acp", argv);
+  if (args.sub === "proxy") return proxy(args, io);
   const here = cwdOf(io);
   const defaultCwd = await sessionCwd(stringOption(args, "cwd"), here);
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
@@ -109,4 +120,55 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   process.off("SIGTERM", stop);
   store?.close();
   return EXIT_OK;
+}
+
+/**
+ * `raw acp proxy [--rules f] [--hook dir]... [--name agent] [--cwd dir] [--explain] -- <agent command...>`: the ACP
+ * gate of amendment A13 (`createAcpGate`) on stdio, in front of the agent it starts. `--explain` prints the identities
+ * it uses for the agent (its `initialize` name unless `--name`) and what the rules decide for each, then exits.
+ */
+async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
+  const [command, ...commandArgs] = args.rest;
+  if (command === undefined) {
+    throw new CliFailure(
+      "agent_command_missing",
+      "raw acp proxy: give the agent command after -- (raw acp proxy -- <agent command...>)",
+    );
+  }
+  const here = cwdOf(io);
+  const cwd = await sessionCwd(stringOption(args, "cwd"), here);
+  const workspace = await loadWorkspace({ ...workspaceRequest(args, here), tools: false }, io);
+  if (workspace === undefined) return EXIT_FAILURE;
+  const name = stringOption(args, "name");
+  const agent = { command, args: commandArgs, cwd };
+  const session = (binding: { tools: Parameters<typeof openHostSession>[0]["tools"] }) =>
+    openHostSession({ cwd, tools: binding.tools, rules: workspace.rules?.rules, hooks: workspace.hooks });
+  if (args.values.explain === true) {
+    const agentName = name === undefined ? await probeAgentName(agent) : identitySafeName(name);
+    const host = session({ tools: gateTools(agentName) });
+    for (const entry of explainGate(host, agentName)) {
+      const rule =
+        entry.rule === null ? "no rule" : entry.rule === "default" ? "default rule" : `rule ${entry.rule}`;
+      io.stdout.write(`${displayLine(entry.identity)}  ${entry.decision} (${rule})\n`);
+    }
+    await host.close();
+    return EXIT_OK;
+  }
+  // Rules and hooks that cannot bind to the gate's identities fail here, before the editor's first request.
+  try {
+    await session({ tools: gateTools(identitySafeName(name ?? "agent")) }).close();
+  } catch (error) {
+    throw new CliFailure(
+      "gate_session_invalid",
+      `the rules or hooks do not fit the gate's identities: ${displayLine(error instanceof Error ? error.message : String(error))}`,
+    );
+  }
+  const gate = createAcpGate({ session, agent, name });
+  const stop = (): void => gate.close();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const exit = await gate.closed;
+  process.off("SIGINT", stop);
+  process.off("SIGTERM", stop);
+  return exit.code ?? EXIT_FAILURE;
 }

@@ -377,8 +377,24 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           },
         },
       },
+      {
+        sub: "proxy",
+        positionals: [],
+        rest: "<agent command...>",
+        options: {
+          rules: RULES,
+          hook: HOOK,
+          name: {
+            type: "string",
+            value: "agent",
+            summary: "the agent's name in identities (acp/<agent>/...)",
+          },
+          cwd: CWD,
+          explain: { type: "boolean", summary: "print the identities the gate uses for the agent and exit" },
+        },
+      },
     ],
-    examples: ["acp --rules rules.json --hook guard"],
+    examples: ["acp --rules rules.json --hook guard", "acp proxy --rules rules.json -- npx my-acp-agent"],
     peers: {
       packages: ["@agentclientprotocol/sdk", "zod"],
       install: "npm install @agentclientprotocol/sdk@2 zod@4",

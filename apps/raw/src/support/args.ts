@@ -89,6 +89,9 @@ function selectForm(
   const subs = forms.flatMap((form) => (form.sub === undefined ? [] : [form.sub]));
   if (subs.length > 0) {
     const [first, ...rest] = argv;
+    // A command with subcommands may keep a bare form (`raw acp` besides `raw acp proxy`).
+    const bare = forms.find((f) => f.sub === undefined);
+    if (bare !== undefined && !subs.includes(first ?? "")) return { form: bare, args: [...argv] };
     if (first === undefined) throw new UsageError(`missing ${subLabel} (${orList(subs)})`, usage);
     const form = forms.find((f) => f.sub === first);
     if (form === undefined) {
