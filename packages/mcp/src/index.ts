@@ -53,6 +53,15 @@ export {
 } from "./request-state.js";
 export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";
 export {
+  MCP_TOKEN_ENV,
+  type McpHttpAddress,
+  mcpHttpTokenFromEnv,
+  parseMcpHttpAddress,
+  type ServedMcpHttp,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "./serve-http.js";
+export {
   APPROVAL_SCHEMA,
   type CreateMcpServerOptions,
   createMcpServer,

@@ -316,8 +316,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           http: {
             type: "string",
             value: "host:port",
-            summary:
-              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
+            summary: "serve Streamable HTTP there instead of stdio (needs the bearer token in RAW_MCP_TOKEN)",
           },
         },
       },
@@ -334,8 +333,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           http: {
             type: "string",
             value: "host:port",
-            summary:
-              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
+            summary: "serve Streamable HTTP there instead of stdio (needs the bearer token in RAW_MCP_TOKEN)",
           },
         },
       },

@@ -3,13 +3,13 @@ import { resolve } from "node:path";
 import {
   coalesce,
   createMcpServer,
-  listenMcpHttp,
-  MCP_CODES,
   type McpMount,
-  MIN_MCP_HTTP_TOKEN_CHARS,
   mountMcpServer,
+  parseMcpHttpAddress,
   type RawMcpServer,
+  type ServedMcpHttp,
   ServerStdioTransport,
+  serveMcpHttp,
 } from "@raw/mcp";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
 import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
@@ -21,12 +21,6 @@ import { sessionCwd } from "./call.js";
 
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
 export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
-
-/**
- * The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value); when it
- * is unset or empty, a random token is created and printed once on standard error.
- */
-export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
 /** Resolves when this process is asked to stop: stdin ends (stdio), SIGINT or SIGTERM. */
 function untilStopped(watchStdin: boolean): Promise<void> {
@@ -207,8 +201,8 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
 }
 
 /**
- * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with a bearer token on every request
- * (A10): `RAW_MCP_TOKEN`, else a random one printed once on standard error. Resolves once asked to stop.
+ * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with the bearer token of `RAW_MCP_TOKEN`
+ * on every request (`serveMcpHttp` of `@raw/mcp`; no token, no listener). Resolves once asked to stop.
  */
 async function serveHttp(
   server: RawMcpServer,
@@ -216,36 +210,18 @@ async function serveHttp(
   io: CliIo,
   usage: string | undefined,
 ): Promise<number> {
-  const match = /^(.*):(\d{1,5})$/.exec(http);
-  if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
-  const given = envOf(io)[MCP_TOKEN_ENV];
-  const token = given === undefined || given === "" ? undefined : given;
-  if (token !== undefined && token.length < MIN_MCP_HTTP_TOKEN_CHARS) {
-    // The value itself is never repeated: only its name and the rule.
-    throw new CliFailure(
-      MCP_CODES.tokenRequired,
-      `${MCP_TOKEN_ENV} must hold at least ${MIN_MCP_HTTP_TOKEN_CHARS} characters (unset it to get a random token)`,
-    );
-  }
-  let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
+  const address = parseMcpHttpAddress(http);
+  if (address === undefined)
+    throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
+  let served: ServedMcpHttp;
   try {
-    listener = await listenMcpHttp(server, {
-      host: (match[1] as string).replace(/^\[|\]$/g, "") || "127.0.0.1",
-      port: Number(match[2]),
-      ...(token === undefined ? {} : { token }),
-    });
+    served = await serveMcpHttp(server, { address, env: envOf(io) });
   } catch (error) {
     return mountFailure(error);
   }
-  // Printed once, to the user only: a created token is nowhere else (no file, log or trace holds it).
-  io.stderr.write(
-    `raw mcp: serving on ${listener.url}\n` +
-      `raw mcp: every request needs the header Authorization: Bearer ${
-        token === undefined ? listener.token : `<the value of ${MCP_TOKEN_ENV}>`
-      }\n`,
-  );
+  for (const line of served.banner) io.stderr.write(`raw mcp: ${line}\n`);
   await untilStopped(false);
-  await listener.close();
+  await served.listener.close();
   return EXIT_OK;
 }
 
