@@ -9,6 +9,7 @@ export {
   type McpHttpListener,
 } from "./http.js";
 export { isLoopbackHost, MCP_HTTP_MAX_BODY_BYTES, type McpHttpRefusalCode } from "./http-admission.js";
+export { MAX_MCP_HTTP_STATELESS_REQUESTS } from "./http-stateless.js";
 export { MCP_HTTP_TOKEN_BYTES, MIN_MCP_HTTP_TOKEN_CHARS } from "./http-token.js";
 export {
   MAX_MCP_DROPPED_REPORTED,

@@ -4,6 +4,7 @@ import {
   coalesce,
   createMcpServer,
   type McpMount,
+  mcpHttpTokenFromEnv,
   mountMcpServer,
   parseMcpHttpAddress,
   type RawMcpServer,
@@ -122,6 +123,8 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const command = args.rest;
   if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
   const here = cwdOf(io);
+  // No token, no listener, and no upstream server started for nothing (A10).
+  checkHttp(stringOption(args, "http"), io, args.usage);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
   const workspace = await loadWorkspace(
@@ -173,6 +176,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
 async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const usage = args.usage;
   const here = cwdOf(io);
+  checkHttp(stringOption(args, "http"), io, usage);
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
@@ -197,6 +201,18 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
     return await serveHttp(server, http, io, usage);
   } finally {
     await server.close();
+  }
+}
+
+/** Refuses a bad `--http` address or a missing `RAW_MCP_TOKEN` before anything starts. */
+function checkHttp(http: string | undefined, io: CliIo, usage: string | undefined): void {
+  if (http === undefined) return;
+  if (parseMcpHttpAddress(http) === undefined)
+    throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
+  try {
+    mcpHttpTokenFromEnv(envOf(io));
+  } catch (error) {
+    mountFailure(error);
   }
 }
 
