@@ -48,9 +48,13 @@ export {
   MAX_MCP_REQUEST_STATE_CHARS,
   MAX_MCP_USED_REQUEST_STATES,
   MCP_REQUEST_STATE_TTL_MS,
+  type RequestStateChain,
+  type RequestStateCheck,
+  type RequestStateClaims,
   type RequestStateKeeper,
   type RequestStateKeeperOptions,
   type RequestStateRefusal,
+  type RequestStateRefused,
 } from "./request-state.js";
 export { MCP_PANEL_META_KEY, mapMcpResult, toMcpResult } from "./result-mapping.js";
 export {
@@ -68,6 +72,7 @@ export {
   createMcpServer,
   MAX_MCP_FORM_RETRIES,
   MCP_APPROVAL_INPUT_KEY,
+  MCP_FORM_INPUT_KEY,
   MCP_MODERN_REVISION,
   PANEL_RESOURCE_PREFIX,
   type RawMcpServer,
