@@ -43,6 +43,14 @@ export {
 } from "./names.js";
 export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
 export {
+  MAX_MCP_CONFIG_HOOKS,
+  MAX_MCP_CONFIG_PANELS,
+  MCP_CONFIG_INVALID,
+  type McpConfigIssue,
+  type McpProxyConfig,
+  parseMcpProxyConfig,
+} from "./proxy-config.js";
+export {
   argumentsDigest,
   createRequestStateKeeper,
   MAX_MCP_REQUEST_STATE_CHARS,

@@ -11,7 +11,13 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { escapeDisplayText, isContractError, thrownMessage } from "@raw/schema";
-import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry } from "@raw/tool-api";
+import type {
+  HandlerResult,
+  ToolHandlerContext,
+  ToolPanelDeclaration,
+  ToolRegistration,
+  ToolRegistry,
+} from "@raw/tool-api";
 import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { coalesce } from "./coalesce.js";
@@ -51,6 +57,12 @@ export interface MountMcpServerOptions {
   url?: string | URL | undefined;
   /** Extra HTTP headers for a Streamable HTTP server (for example `Authorization`). */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Panels declared for the server's tools outside the server (a proxy config, amendment A11), by MCP tool name: a
+   * tool listed here registers with those declarations and without implicit panels, so an update to an id it does
+   * not declare is rejected (`panel_undeclared`); other tools keep implicit panels.
+   */
+  panels?: ReadonlyMap<string, readonly ToolPanelDeclaration[]> | undefined;
   /** The model-facing name of a tool (default `mcp__<server>__<tool>`); rules always match the identity. */
   toolName?: ((tool: string, server: string) => string) | undefined;
   /** Deadline of starting, `initialize` and each `tools/list` (default `MCP_CONNECT_TIMEOUT_MS`). */
@@ -467,13 +479,14 @@ export async function mountMcpServer(
           registry.unregister(name);
           registered.delete(name);
         }
+        const declared = options.panels?.get(rawName);
         const registration: ToolRegistration = {
           name,
           identity,
           description,
           inputSchema: entry.inputSchema,
           handler: handlerFor(rawName),
-          implicitPanels: true,
+          ...(declared === undefined ? { implicitPanels: true } : { panels: declared }),
           schemaProfile: "foreign",
         };
         try {

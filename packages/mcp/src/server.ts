@@ -155,6 +155,15 @@ function checkedResult(result: CallToolResult): CallToolResult {
   return checked.result;
 }
 
+/**
+ * A result with the call's panel lines (`panels.md` §9.3: one confirmation per accepted panel, one rejection line
+ * per refused update, such as `panel_undeclared`) after its content, as one text block, as any host shows them.
+ */
+function withPanelLines(result: ToolResult, lines: readonly string[]): ToolResult {
+  if (lines.length === 0) return result;
+  return { ...result, content: [...result.content, { type: "text", text: lines.join("\n") }] };
+}
+
 /** Dispatch's call id from an MCP request id, unique per connection. */
 let connectionCounter = 0;
 
@@ -483,7 +492,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
                 code: "approval_required",
                 content: [{ type: "text", text: `approval required for ${request.params.name}` }],
               }
-            : dispatched.result;
+            : withPanelLines(dispatched.result, dispatched.panels.modelLines);
         return completed(params, checkedResult(toMcpResult(result)));
       },
     );

@@ -135,7 +135,7 @@ const questionOf = (result: Record<string, unknown>, key: string) =>
 describe("forms for a 2026-07-28 client (input_required)", () => {
   it("approval, then each form in turn, an invalid answer asked again; only the latest answer is sent", async () => {
     runs.length = 0;
-    const server = createMcpServer({ cwd: "/w", tools, rules });
+    const server = createMcpServer({ cwd: "/w", tools: tools as never, rules });
     const call = await modernPeer(server);
     const args = { topic: "t1" };
     const approval = await call({ name: "survey", arguments: args });
@@ -212,7 +212,7 @@ describe("forms for a 2026-07-28 client (input_required)", () => {
 
   it("a form state never carries over: other arguments, another tool, a forged approval", async () => {
     runs.length = 0;
-    const server = createMcpServer({ cwd: "/w", tools, rules });
+    const server = createMcpServer({ cwd: "/w", tools: tools as never, rules });
     const call = await modernPeer(server);
     const pick = await call({ name: "pick", arguments: { topic: "p" } });
     expect(questionOf(pick, MCP_FORM_INPUT_KEY)?.params.message).toBe("Pick a colour");
@@ -247,7 +247,7 @@ describe("forms for a 2026-07-28 client (input_required)", () => {
   });
 
   it("a declined form is cancelled; a client without elicitation gets it cancelled; too many invalid answers end it", async () => {
-    const server = createMcpServer({ cwd: "/w", tools, rules });
+    const server = createMcpServer({ cwd: "/w", tools: tools as never, rules });
     const call = await modernPeer(server);
     const first = await call({ name: "pick", arguments: {} });
     const declined = await call({
