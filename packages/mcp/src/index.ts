@@ -43,6 +43,9 @@ export {
 } from "./names.js";
 export { ProcessTransport, type ProcessTransportOptions } from "./process-transport.js";
 export {
+  type LoadedMcpProxyConfig,
+  loadMcpProxyConfig,
+  MAX_MCP_CONFIG_BYTES,
   MAX_MCP_CONFIG_HOOKS,
   MAX_MCP_CONFIG_PANELS,
   MCP_CONFIG_INVALID,

@@ -1,4 +1,9 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { MAX_PANELS_PER_TOOL, type PanelDeclaration, parsePanelDeclaration } from "@raw/panel";
+import { ContractError } from "@raw/schema";
+import { parseRules, type ToolRule } from "@raw/tool-api";
 import { isValidMcpToolName } from "./names.js";
 
 /** The stable code of a proxy config that is not one (a field of the wrong type, an unknown key, a bad tool name). */
@@ -109,4 +114,73 @@ export function parseMcpProxyConfig(
   }
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, config: { panels, rules: value.rules, hooks } };
+}
+
+/** Largest proxy config file read, in bytes; a larger one is `mcp_config_invalid` unread. */
+export const MAX_MCP_CONFIG_BYTES = 1024 * 1024;
+
+/** A proxy config file, loaded: its panels, its rules parsed, its hook folders resolved against its folder. */
+export interface LoadedMcpProxyConfig {
+  readonly file: string;
+  readonly panels: ReadonlyMap<string, readonly PanelDeclaration[]>;
+  /** The rules parsed with `parseRules`; undefined when the file has none. */
+  readonly rules: readonly ToolRule[] | undefined;
+  /** Hook folders (a relative path that exists next to the config is resolved there) and bundled hook names. */
+  readonly hooks: readonly string[];
+}
+
+/**
+ * Reads and validates a proxy config file (`raw mcp proxy --config <file>`). Throws a `ContractError` whose issues
+ * name the file and the field (`mcp_config_invalid`, `panel_invalid`, the rules' own codes at `/rules/...`): a file
+ * that cannot be read, is larger than `MAX_MCP_CONFIG_BYTES`, is not JSON, or fails `parseMcpProxyConfig`.
+ */
+export async function loadMcpProxyConfig(path: string): Promise<LoadedMcpProxyConfig> {
+  const fail = (issues: McpConfigIssue[]): never => {
+    throw ContractError.fromIssues(
+      issues.map((issue) => ({
+        ...issue,
+        message: `${path}${issue.path === "" ? "" : ` ${issue.path}`}: ${issue.message}`,
+      })),
+    );
+  };
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > MAX_MCP_CONFIG_BYTES)
+      return fail([
+        { code: MCP_CONFIG_INVALID, message: `larger than ${MAX_MCP_CONFIG_BYTES} bytes`, path: "" },
+      ]);
+    text = bytes.toString("utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    return fail([{ code: MCP_CONFIG_INVALID, message: `cannot be read (${code})`, path: "" }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail([{ code: MCP_CONFIG_INVALID, message: `not JSON: ${(error as Error).message}`, path: "" }]);
+  }
+  const parsed = parseMcpProxyConfig(value);
+  if (!parsed.ok) return fail(parsed.issues);
+  let rules: readonly ToolRule[] | undefined;
+  if (parsed.config.rules !== undefined) {
+    const checked = parseRules(parsed.config.rules);
+    if (!checked.ok) {
+      return fail(
+        checked.issues.map((issue) => ({
+          code: issue.code,
+          message: issue.message,
+          path: `/rules${issue.path ?? ""}`,
+        })),
+      );
+    }
+    rules = checked.rules;
+  }
+  const folder = dirname(resolve(path));
+  const hooks = parsed.config.hooks.map((hook) => {
+    const near = isAbsolute(hook) ? hook : resolve(folder, hook);
+    return existsSync(near) ? near : hook;
+  });
+  return { file: path, panels: parsed.config.panels, rules, hooks };
 }

@@ -325,7 +325,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
         positionals: [],
         rest: "<server command...>",
         options: {
-          rules: { ...RULES, required: true },
+          rules: RULES,
+          config: {
+            type: "string",
+            value: "file",
+            summary: "a JSON config: the server's panels (each naming its MCP tool), rules, hooks",
+          },
           hook: HOOK,
           name: { type: "string", value: "server", summary: "the server's name in identities" },
           cwd: CWD,

@@ -3,6 +3,9 @@ import { resolve } from "node:path";
 import {
   coalesce,
   createMcpServer,
+  type LoadedMcpProxyConfig,
+  loadMcpProxyConfig,
+  MCP_CONFIG_INVALID,
   type McpMount,
   mcpHttpTokenFromEnv,
   mountMcpServer,
@@ -19,6 +22,9 @@ import { CliFailure, type CliIo, cwdOf, EXIT_FAILURE, EXIT_OK, envOf, UsageError
 import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { sessionCwd } from "./call.js";
+
+/** The panels of a proxy config, by MCP tool name. */
+type McpProxyPanels = LoadedMcpProxyConfig["panels"];
 
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
 export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
@@ -51,6 +57,7 @@ async function mountCommand(
   cwd: string,
   onChange?: (mount: McpMount) => void,
   trace?: string,
+  panels?: McpProxyPanels,
 ): Promise<McpMount> {
   const [executable, ...args] = command;
   if (executable === undefined) throw new UsageError("give the server command after --", undefined);
@@ -63,6 +70,7 @@ async function mountCommand(
       // Proxy and listing keep their own stdout for the protocol or the report: the server's stderr passes through.
       stderr: "inherit",
       toolName: (tool) => tool,
+      ...(panels === undefined ? {} : { panels }),
       connectTimeoutMs: MCP_CLI_CONNECT_TIMEOUT_MS,
       // Warning messages quote server-supplied names: one escaped line each (A1).
       onWarning: (warning) =>
@@ -118,7 +126,10 @@ async function tools(args: ParsedCommand, io: CliIo): Promise<number> {
   return mount.skipped.length > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** `raw mcp proxy --rules f [--hook dir]... [--name n] [--cwd dir] -- <server command...>` over stdio. */
+/**
+ * `raw mcp proxy (--rules f | --config f) [--hook dir]... [--name n] [--cwd dir] [--http host:port] -- <server
+ * command...>`: over stdio, or Streamable HTTP.
+ */
 async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const command = args.rest;
   if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
@@ -127,8 +138,29 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   checkHttp(stringOption(args, "http"), io, args.usage);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
+  const configPath = stringOption(args, "config");
+  const rulesPath = stringOption(args, "rules");
+  // The config file: the upstream's panels, and rules and hooks so a client config needs one path (A11).
+  const config =
+    configPath === undefined
+      ? undefined
+      : await loadMcpProxyConfig(resolve(here, configPath)).catch(mountFailure);
+  if (config?.rules !== undefined && rulesPath !== undefined) {
+    throw new CliFailure(
+      MCP_CONFIG_INVALID,
+      `${configPath} /rules: give the rules in the config or with --rules, not both`,
+    );
+  }
+  if (config?.rules === undefined && rulesPath === undefined) {
+    throw new UsageError("give --rules <file>, or --config <file> holding rules", args.usage);
+  }
   const workspace = await loadWorkspace(
-    { rules: stringOption(args, "rules"), tools: false, hooks: stringsOption(args, "hook"), cwd: here },
+    {
+      rules: rulesPath,
+      tools: false,
+      hooks: [...stringsOption(args, "hook"), ...(config?.hooks ?? [])],
+      cwd: here,
+    },
     io,
   );
   if (workspace === undefined) return EXIT_FAILURE;
@@ -139,7 +171,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const server: RawMcpServer = createMcpServer({
     cwd,
     tools: [],
-    rules: workspace.rules?.rules,
+    rules: workspace.rules?.rules ?? config?.rules,
     hooks: workspace.hooks,
     name: () => `raw-proxy-${mount?.server ?? "server"}`,
     annotations: (name) => mount?.tools.find((t) => t.name === name)?.annotations,
@@ -154,6 +186,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
       here,
       () => void noticeToolsChanged(),
       trace,
+      config?.panels,
     );
   } catch (error) {
     await server.close();
