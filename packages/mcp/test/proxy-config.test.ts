@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createMcpServer, MCP_CONFIG_INVALID, mountMcpServer, parseMcpProxyConfig } from "../src/index.js";
 
@@ -8,6 +10,22 @@ import { createMcpServer, MCP_CONFIG_INVALID, mountMcpServer, parseMcpProxyConfi
 
 const server = fileURLToPath(new URL("./fixtures/panel-server.mjs", import.meta.url));
 const STATUS = { tool: "show", id: "status", title: "Build status", icon: "activity" };
+
+describe("the published schema (schemas/proxy-config.schema.json, `raw schema mcp-proxy-config`)", () => {
+  it("accepts what parseMcpProxyConfig accepts and refuses an unknown key or a panel without its tool", () => {
+    const schema = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../schemas/proxy-config.schema.json", import.meta.url)), "utf8"),
+    );
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    const good = { panels: [STATUS], rules: [{ match: "*", effect: "allow" }], hooks: ["h"] };
+    expect(validate(good)).toBe(true);
+    expect(parseMcpProxyConfig(good).ok).toBe(true);
+    for (const bad of [{ extra: 1 }, { panels: [{ id: "a", title: "A" }] }, { hooks: [""] }]) {
+      expect(validate(bad)).toBe(false);
+      expect(parseMcpProxyConfig(bad).ok).toBe(false);
+    }
+  });
+});
 
 describe("parseMcpProxyConfig", () => {
   it("accepts panels by tool, rules and hooks; normalizes each declaration like tool.json", () => {

@@ -160,7 +160,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
     summary: "print or write a JSON Schema, or the editor setting that maps every document kind to them",
     forms: [
       {
-        positionals: [{ name: "schema", choices: ["tool", "hook", "rules", "panel-document", "cases"] }],
+        positionals: [
+          {
+            name: "schema",
+            choices: ["tool", "hook", "rules", "panel-document", "cases", "mcp-proxy-config"],
+          },
+        ],
         options: { out: SCHEMA_OUT },
       },
       {
