@@ -89,3 +89,9 @@ export {
   type RawMcpServer,
 } from "./server.js";
 export { ServerStdioTransport } from "./server-stdio-transport.js";
+export {
+  MAX_MCP_UPSTREAM_INPUT_REQUESTS,
+  MAX_MCP_UPSTREAM_INPUT_ROUNDS,
+  MAX_MCP_UPSTREAM_STATE_CHARS,
+  MCP_UPSTREAM_QUESTION_PANEL,
+} from "./upstream-input.js";
