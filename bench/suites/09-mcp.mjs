@@ -157,7 +157,7 @@ export async function run() {
       { rounds: 10, calls: 50 },
     );
     const allowed = 1.1 * t.direct + 0.3;
-    const rows = await revisionRows(dir, proxied, bare, t);
+    const rows = await revisionRows(dir, proxied, t);
     return [
       ...rows,
       info(
@@ -182,7 +182,7 @@ export async function run() {
 }
 
 /** The issue 25 rows: both revisions over stdio and HTTP, p99, and the 2026-07-28 ask round trip. */
-async function revisionRows(dir, proxied, bare, t) {
+async function revisionRows(dir, proxied, t) {
   const rows = [];
   const args = { name: "ok", arguments: { text: "hello" } };
   rows.push(
