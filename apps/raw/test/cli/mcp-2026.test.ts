@@ -320,6 +320,56 @@ describe("raw mcp proxy for a 2026-07-28 client, in front of @modelcontextprotoc
     expect(stderr).not.toContain(token);
   });
 
+  it("in front of a 2026-07-28-only upstream: its question reaches the SDK 2.x client attributed to it, after Raw's approval", async () => {
+    const rules = join(tempDir("raw-mcp-2026-up-"), "rules.json");
+    writeFileSync(
+      rules,
+      JSON.stringify([
+        { match: "*", effect: "allow" },
+        { match: "mcp/up/remove", effect: "ask" },
+      ]),
+    );
+    const messages: string[] = [];
+    const client = new ClientV2(
+      { name: "v2-up", version: "1" },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const message = String((request.params as { message: string }).message);
+      messages.push(message);
+      return message.startsWith("approve ")
+        ? { action: "accept", content: { approve: true } }
+        : { action: "accept", content: { sure: "yes" } };
+    });
+    await client.connect(
+      new StdioClientTransportV2({
+        command: process.execPath,
+        args: [
+          bin,
+          "mcp",
+          "proxy",
+          "--rules",
+          rules,
+          "--name",
+          "up",
+          "--",
+          process.execPath,
+          join(appRoot, "test", "fixtures", "mcp", "modern-server.mjs"),
+        ],
+        cwd: appRoot,
+        stderr: "ignore",
+      }),
+    );
+    const result = await client.callTool({ name: "remove", arguments: { path: "z.txt" } });
+    await client.close();
+    expect(JSON.stringify(result.content)).toContain("removed z.txt");
+    expect(messages.map((m) => m.split("\n")[0])).toEqual([
+      "approve mcp/up/remove?",
+      "Question from MCP server up",
+    ]);
+    expect(messages[1]).toContain("Really remove z.txt?");
+  });
+
   it("raw mcp proxy --http refuses to start without RAW_MCP_TOKEN and never starts the server", () => {
     const root = tempDir("raw-mcp-proxy-notoken-");
     const marker = join(root, "started");
