@@ -430,6 +430,12 @@ export async function mountMcpServer(
         return errorResult(issue?.code ?? MCP_CODES.connectionClosed, issue?.message ?? thrownMessage(error));
       }
       const started = performance.now();
+      // The SDK client keeps its abort listener after the response: the call's signal reaches the request only
+      // while it is in flight, so a later abort (the client going away) sends no cancellation for an answered one.
+      const inflight = new AbortController();
+      const forward = () => inflight.abort(context.signal?.reason);
+      if (context.signal?.aborted === true) forward();
+      else context.signal?.addEventListener("abort", forward, { once: true });
       try {
         const call = (extra: Record<string, unknown>) =>
           conn.client.request(
@@ -438,11 +444,7 @@ export async function mountMcpServer(
               params: enveloped(conn, { name: tool, arguments: args as Record<string, unknown>, ...extra }),
             },
             AnyResult,
-            {
-              ...(context.signal === undefined ? {} : { signal: context.signal }),
-              timeout: callTimeoutMs,
-              maxTotalTimeout: callTimeoutMs,
-            },
+            { signal: inflight.signal, timeout: callTimeoutMs, maxTotalTimeout: callTimeoutMs },
           );
         let result = await call({});
         // A 2026-07-28 upstream's own questions (A11): each relayed as that server's question, through the host's
@@ -489,6 +491,8 @@ export async function mountMcpServer(
       } catch (error) {
         const { code, message } = classify(error, context.signal, observedOf(conn, started, callTimeoutMs));
         return errorResult(code, message);
+      } finally {
+        context.signal?.removeEventListener("abort", forward);
       }
     };
 
