@@ -82,10 +82,12 @@ export interface RequestStateKeeper {
   /** Checks `state` against `subject` and, when it holds, marks its id used; else the refusal code. */
   redeem(state: unknown, subject: RequestStateSubject): { ok: true } | RequestStateRefused;
   /**
-   * Checks that `state` was issued here, is unexpired and unused, and marks its id used (whatever comes next: one
-   * retry per state); gives its claims, to be checked against the call with `check`.
+   * Checks that `state` was issued here (MAC) and is unexpired; gives its claims, to be checked against the call
+   * with `check`, then redeemed with `consume`.
    */
   open(state: unknown): { ok: true; claims: RequestStateClaims } | RequestStateRefused;
+  /** Marks opened claims used (single use); `request_state_used` when they already were. */
+  consume(claims: RequestStateClaims): { ok: true } | RequestStateRefused;
   /** Checks opened claims against the call (tool, identity, arguments, rule; empty claims are not compared). */
   check(claims: RequestStateClaims, subject: RequestStateCheck): { ok: true } | RequestStateRefused;
 }
@@ -150,13 +152,16 @@ export function createRequestStateKeeper(options: RequestStateKeeperOptions = {}
     }
     if (typeof claims !== "object" || claims === null || typeof claims.id !== "string") return invalid();
     if (!(claims.expires > now())) return refuse("request_state_expired", "requestState expired");
+    return { ok: true, claims };
+  };
+  const consume = (claims: RequestStateClaims): { ok: true } | RequestStateRefused => {
     if (used.has(claims.id)) return refuse("request_state_used", "requestState was already used");
     if (used.size >= MAX_MCP_USED_REQUEST_STATES) prune();
     if (used.size >= MAX_MCP_USED_REQUEST_STATES) {
       return refuse("request_state_used", "too many approvals are in use; ask again later");
     }
     used.set(claims.id, claims.expires);
-    return { ok: true, claims };
+    return { ok: true };
   };
   const check = (
     claims: RequestStateClaims,
@@ -199,9 +204,11 @@ export function createRequestStateKeeper(options: RequestStateKeeperOptions = {}
     redeem(state, subject) {
       const opened = open(state);
       if (!opened.ok) return opened;
-      return check(opened.claims, { ...subject, tool: undefined });
+      const bound = check(opened.claims, { ...subject, tool: undefined });
+      return bound.ok ? consume(opened.claims) : bound;
     },
     open,
     check,
+    consume,
   };
 }

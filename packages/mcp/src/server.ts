@@ -284,13 +284,16 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
             ),
           );
         };
-        /** The retry's state (2026-07-28), opened once: single use whatever the round does with it. */
+        /** The retry's state (2026-07-28): authentic, unexpired, for this tool and arguments, then used up. */
         let claims: RequestStateClaims | undefined;
         if (modern && params.requestState !== undefined) {
           const opened = states.open(params.requestState);
           if (!opened.ok) return deny(opened.code, opened.message);
           const bound = states.check(opened.claims, { tool: request.params.name, arguments: args });
           if (!bound.ok) return deny(bound.code, bound.message);
+          // Single use from here, whatever the round does with it.
+          const consumed = states.consume(opened.claims);
+          if (!consumed.ok) return deny(consumed.code, consumed.message);
           claims = opened.claims;
         }
         const responses = recordOf(params.inputResponses);
