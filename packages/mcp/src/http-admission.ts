@@ -22,7 +22,9 @@ export type McpHttpRefusalCode =
   | "json_required"
   | "body_too_large"
   | "invalid_json"
-  | "initialize_required";
+  | "initialize_required"
+  | "protocol_version_mismatch"
+  | "too_many_requests";
 
 /** Why a request was refused: its HTTP status, stable code, a message naming the header or field, extra headers. */
 export interface McpHttpRefusal {
@@ -45,7 +47,7 @@ export interface McpHttpAdmission {
 /** The JSON-RPC error code of a refusal body. */
 function rpcCode(code: McpHttpRefusalCode): number {
   if (code === "invalid_json") return -32700;
-  if (code === "initialize_required") return -32600;
+  if (code === "initialize_required" || code === "protocol_version_mismatch") return -32600;
   return -32000;
 }
 
@@ -139,16 +141,48 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
   });
 }
 
+/** The `_meta` key of a 2026-07-28 request's protocol version. */
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/** The revision whose requests are served without a session over HTTP (amendment A11). */
+const MODERN_REVISION = "2026-07-28";
+
+/** A 2026-07-28 JSON-RPC request or notification: one object whose `params._meta` names that revision. */
+function isModernMessage(body: unknown): body is { id?: string | number; method: string } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const message = body as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0" || typeof message.method !== "string") return false;
+  if ("id" in message && typeof message.id !== "string" && !Number.isSafeInteger(message.id)) return false;
+  const params = message.params;
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
+  const meta = (params as Record<string, unknown>)._meta;
+  return (
+    typeof meta === "object" &&
+    meta !== null &&
+    (meta as Record<string, unknown>)[META_VERSION] === MODERN_REVISION
+  );
+}
+
+/** What a `POST` without `Mcp-Session-Id` holds once admitted. */
+export type SessionlessRequest =
+  /** A 2025-11-25 `initialize`: it opens a session. */
+  | { readonly ok: true; readonly kind: "initialize"; readonly body: unknown }
+  /** A 2026-07-28 request (`id`) or notification: answered on its own, no session. */
+  | {
+      readonly ok: true;
+      readonly kind: "modern";
+      readonly body: { id?: string | number; method: string; [key: string]: unknown };
+    }
+  | { readonly ok: false; readonly refusal: McpHttpRefusal };
+
 /**
- * The checks of a request that would open a session (a `POST` without `Mcp-Session-Id`), made before any MCP object
- * exists: `Accept` lists `application/json` and `text/event-stream`, `Content-Type` is `application/json`, the
- * body is at most `MCP_HTTP_MAX_BODY_BYTES` and is one JSON-RPC `initialize` request. Gives the parsed body.
+ * The checks of a `POST` without `Mcp-Session-Id`, made before any MCP object exists: `Accept` lists
+ * `application/json` and `text/event-stream`, `Content-Type` is `application/json`, the body is at most
+ * `MCP_HTTP_MAX_BODY_BYTES` and is one JSON-RPC `initialize` request (it opens a session) or one 2026-07-28 message
+ * (its revision in `params._meta`, and an `MCP-Protocol-Version` header, when sent, naming the same). Gives the
+ * parsed body.
  */
-export async function readInitializeRequest(
-  req: IncomingMessage,
-): Promise<
-  { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly refusal: McpHttpRefusal }
-> {
+export async function readSessionlessRequest(req: IncomingMessage): Promise<SessionlessRequest> {
   const accept = req.headers.accept ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
     return {
@@ -188,15 +222,30 @@ export async function readInitializeRequest(
   } catch {
     return { ok: false, refusal: { status: 400, code: "invalid_json", message: "the body is not JSON" } };
   }
+  if (isModernMessage(body)) {
+    const header = req.headers["mcp-protocol-version"];
+    if (header !== undefined && header !== MODERN_REVISION) {
+      return {
+        ok: false,
+        refusal: {
+          status: 400,
+          code: "protocol_version_mismatch",
+          message: `the MCP-Protocol-Version header must name the revision of the body's _meta (${MODERN_REVISION})`,
+        },
+      };
+    }
+    return { ok: true, kind: "modern", body };
+  }
   if (!isInitializeRequest(body)) {
     return {
       ok: false,
       refusal: {
         status: 400,
         code: "initialize_required",
-        message: "a request without the Mcp-Session-Id header must be one JSON-RPC initialize request",
+        message:
+          "a request without the Mcp-Session-Id header must be one JSON-RPC initialize request, or one 2026-07-28 request (its revision in params._meta)",
       },
     };
   }
-  return { ok: true, body };
+  return { ok: true, kind: "initialize", body };
 }

@@ -12,9 +12,14 @@ import {
   checkRequestHeaders,
   isLoopbackHost,
   type McpHttpRefusal,
-  readInitializeRequest,
+  readSessionlessRequest,
   refusalBody,
 } from "./http-admission.js";
+import {
+  MAX_MCP_HTTP_STATELESS_REQUESTS,
+  StatelessChannel,
+  type StatelessMessage,
+} from "./http-stateless.js";
 import { createMcpHttpToken, MIN_MCP_HTTP_TOKEN_CHARS } from "./http-token.js";
 import type { RawMcpServer } from "./server.js";
 
@@ -55,12 +60,14 @@ function reject(res: ServerResponse, refusal: McpHttpRefusal): void {
 }
 
 /**
- * Serves `server` over Streamable HTTP (one MCP session per client, `Mcp-Session-Id`). Every request must carry the
+ * Serves `server` over Streamable HTTP: a 2025-11-25 client gets one MCP session (`Mcp-Session-Id`, opened by
+ * `initialize`); a 2026-07-28 request (its revision in `params._meta`) is answered on its own, with no session and
+ * at most `MAX_MCP_HTTP_STATELESS_REQUESTS` at once (amendment A11). Every request must carry the
  * bearer token (`Authorization: Bearer <token>`, compared in constant time), on loopback too: without `token` a
  * random one is created and returned as `McpHttpListener.token`; a token shorter than `MIN_MCP_HTTP_TOKEN_CHARS`
  * is `mcp_token_required`. Binds to loopback by default, where only loopback `Host` headers are served (DNS
  * rebinding); a browser request from another origin is refused. Every check of a request (`checkRequestHeaders`,
- * and `readInitializeRequest` for one that opens a session) runs before any MCP object is created, so a refused
+ * and `readSessionlessRequest` for a `POST` without a session) runs before any MCP object is created, so a refused
  * request leaves nothing behind; a session the SDK still does not open is closed at once.
  */
 export async function listenMcpHttp(
@@ -85,6 +92,33 @@ export async function listenMcpHttp(
   const admission = { path: MCP_HTTP_PATH, token, loopback };
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let port = options.port ?? 0;
+  /** The one connection every 2026-07-28 request is served on, opened by the first such request. */
+  let stateless: Promise<StatelessChannel> | undefined;
+
+  const answerStateless = async (message: StatelessMessage, res: ServerResponse): Promise<void> => {
+    if (stateless === undefined) {
+      const channel = new StatelessChannel();
+      stateless = server.connect(channel).then(() => channel);
+    }
+    const channel = await stateless;
+    if (message.id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    if (channel.inFlight >= MAX_MCP_HTTP_STATELESS_REQUESTS) {
+      return reject(res, {
+        status: 503,
+        code: "too_many_requests",
+        message: `at most ${MAX_MCP_HTTP_STATELESS_REQUESTS} requests are answered at once`,
+      });
+    }
+    // The exchange ending before its answer (the client went away) cancels the request.
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    const response = await channel.exchange(message, gone.signal);
+    if (response === undefined || res.writableEnded || res.destroyed) return;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(response));
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkRequestHeaders(req, admission);
@@ -106,8 +140,9 @@ export async function listenMcpHttp(
         message: `${req.method} needs the Mcp-Session-Id header of an open session`,
       });
     }
-    const initialize = await readInitializeRequest(req);
+    const initialize = await readSessionlessRequest(req);
     if (!initialize.ok) return reject(res, initialize.refusal);
+    if (initialize.kind === "modern") return answerStateless(initialize.body, res);
     if (sessions.size >= MAX_MCP_HTTP_SESSIONS) {
       return reject(res, {
         status: 503,
@@ -161,6 +196,9 @@ export async function listenMcpHttp(
     port,
     token,
     async close(): Promise<void> {
+      const channel = stateless;
+      stateless = undefined;
+      if (channel !== undefined) await (await channel).close();
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       sessions.clear();
       http.closeAllConnections();

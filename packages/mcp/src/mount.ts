@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
@@ -10,8 +11,15 @@ import {
   type ToolAnnotations,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_PANELS_PER_TOOL } from "@raw/panel";
 import { escapeDisplayText, isContractError, thrownMessage } from "@raw/schema";
-import type { HandlerResult, ToolHandlerContext, ToolRegistration, ToolRegistry } from "@raw/tool-api";
+import type {
+  HandlerResult,
+  ToolHandlerContext,
+  ToolPanelDeclaration,
+  ToolRegistration,
+  ToolRegistry,
+} from "@raw/tool-api";
 import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { coalesce } from "./coalesce.js";
@@ -29,6 +37,14 @@ import { ProcessTransport, type ProcessTransportOptions, transportFailureCode } 
 import { mapMcpResult } from "./result-mapping.js";
 import { createSchemaBudgetChecker, type SchemaBudgetChecker } from "./schema-budget.js";
 import { type BoundedToolList, isOversizedTool, ToolListCollector } from "./tool-list-bounds.js";
+import {
+  askUpstreamQuestion,
+  MAX_MCP_UPSTREAM_INPUT_REQUESTS,
+  MAX_MCP_UPSTREAM_INPUT_ROUNDS,
+  MAX_MCP_UPSTREAM_STATE_CHARS,
+  MCP_UPSTREAM_MODERN_REVISION,
+  UPSTREAM_QUESTION_DECLARATION,
+} from "./upstream-input.js";
 
 /** Where and how to reach one MCP server, and how its tools are named in the registry. */
 export interface MountMcpServerOptions {
@@ -51,6 +67,12 @@ export interface MountMcpServerOptions {
   url?: string | URL | undefined;
   /** Extra HTTP headers for a Streamable HTTP server (for example `Authorization`). */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Panels declared for the server's tools outside the server (a proxy config, amendment A11), by MCP tool name: a
+   * tool listed here registers with those declarations and without implicit panels, so an update to an id it does
+   * not declare is rejected (`panel_undeclared`); other tools keep implicit panels.
+   */
+  panels?: ReadonlyMap<string, readonly ToolPanelDeclaration[]> | undefined;
   /** The model-facing name of a tool (default `mcp__<server>__<tool>`); rules always match the identity. */
   toolName?: ((tool: string, server: string) => string) | undefined;
   /** Deadline of starting, `initialize` and each `tools/list` (default `MCP_CONNECT_TIMEOUT_MS`). */
@@ -181,6 +203,20 @@ interface Connection {
   readonly client: Client;
   readonly transport: Transport;
   closed: boolean;
+  /** True for a 2026-07-28 upstream: no initialize, the envelope in every request's `_meta`. */
+  modern?: boolean;
+}
+
+/** The `_meta` envelope of Raw's requests to a 2026-07-28 upstream. */
+const UPSTREAM_ENVELOPE = Object.freeze({
+  "io.modelcontextprotocol/protocolVersion": MCP_UPSTREAM_MODERN_REVISION,
+  "io.modelcontextprotocol/clientInfo": { name: "raw-mcp", version: "0.1.0" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+});
+
+/** `params` with the envelope of a 2026-07-28 upstream, or as they are. */
+function enveloped(conn: Connection, params: Record<string, unknown>): Record<string, unknown> {
+  return conn.modern === true ? { ...params, _meta: UPSTREAM_ENVELOPE } : params;
 }
 
 /**
@@ -273,6 +309,14 @@ export async function mountMcpServer(
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       if (isContractError(error)) throw error;
+      // A 2026-07-28-only server refuses initialize naming the revisions it speaks: talk to it in that revision.
+      if (
+        error instanceof McpError &&
+        JSON.stringify([error.message, error.data]).includes(MCP_UPSTREAM_MODERN_REVISION)
+      ) {
+        clearTimeout(timer);
+        return connectModern();
+      }
       const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
       throw mcpError(
         timedOut ? MCP_CODES.connectTimeout : MCP_CODES.connectFailed,
@@ -283,6 +327,49 @@ export async function mountMcpServer(
     }
     const info = client.getServerVersion();
     serverInfo = info === undefined ? undefined : { name: String(info.name), version: String(info.version) };
+    return conn;
+  };
+
+  /** A 2026-07-28 connection: no initialize; `server/discover` must offer the revision. */
+  const connectModern = async (): Promise<Connection> => {
+    const client = new Client({ name: "raw-mcp", version: "0.1.0" }, { capabilities: {} });
+    const transport = makeTransport();
+    const conn: Connection = { client, transport, closed: false, modern: true };
+    client.onclose = () => {
+      conn.closed = true;
+    };
+    client.onerror = () => undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void mountRef?.refresh();
+    });
+    try {
+      await (Protocol.prototype.connect as (this: Client, t: Transport) => Promise<void>).call(
+        client,
+        transport,
+      );
+      const discovered = await client.request(
+        { method: "server/discover", params: { _meta: UPSTREAM_ENVELOPE } },
+        AnyResult,
+        { timeout: connectTimeoutMs },
+      );
+      const result = isRecord(discovered) ? discovered : {};
+      const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+      if (!versions.includes(MCP_UPSTREAM_MODERN_REVISION)) {
+        throw new Error(`server/discover does not offer ${MCP_UPSTREAM_MODERN_REVISION}`);
+      }
+      const info = isRecord(result.serverInfo) ? result.serverInfo : undefined;
+      serverInfo =
+        info === undefined
+          ? undefined
+          : { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 200) };
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      throw mcpError(
+        MCP_CODES.connectFailed,
+        `MCP server ${server} could not be started: ${escapeDisplayText(thrownMessage(error), { maxBytes: 512 })}`,
+      );
+    }
     return conn;
   };
 
@@ -316,7 +403,7 @@ export async function mountMcpServer(
       let result: z.infer<typeof ToolListPage>;
       try {
         result = await conn.client.request(
-          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+          { method: "tools/list", params: enveloped(conn, cursor === undefined ? {} : { cursor }) },
           ToolListPage,
           { timeout: connectTimeoutMs },
         );
@@ -343,16 +430,58 @@ export async function mountMcpServer(
         return errorResult(issue?.code ?? MCP_CODES.connectionClosed, issue?.message ?? thrownMessage(error));
       }
       const started = performance.now();
+      // The SDK client keeps its abort listener after the response: the call's signal reaches the request only
+      // while it is in flight, so a later abort (the client going away) sends no cancellation for an answered one.
+      const inflight = new AbortController();
+      const forward = () => inflight.abort(context.signal?.reason);
+      if (context.signal?.aborted === true) forward();
+      else context.signal?.addEventListener("abort", forward, { once: true });
       try {
-        const result = await conn.client.request(
-          { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
-          AnyResult,
-          {
-            ...(context.signal === undefined ? {} : { signal: context.signal }),
-            timeout: callTimeoutMs,
-            maxTotalTimeout: callTimeoutMs,
-          },
-        );
+        const call = (extra: Record<string, unknown>) =>
+          conn.client.request(
+            {
+              method: "tools/call",
+              params: enveloped(conn, { name: tool, arguments: args as Record<string, unknown>, ...extra }),
+            },
+            AnyResult,
+            { signal: inflight.signal, timeout: callTimeoutMs, maxTotalTimeout: callTimeoutMs },
+          );
+        let result = await call({});
+        // A 2026-07-28 upstream's own questions (A11): each relayed as that server's question, through the host's
+        // interaction service, never as Raw's approval; at most MAX_MCP_UPSTREAM_INPUT_ROUNDS rounds.
+        for (
+          let round = 0;
+          conn.modern === true && isRecord(result) && result.resultType === "input_required";
+          round++
+        ) {
+          const requests = isRecord(result.inputRequests) ? Object.entries(result.inputRequests) : [];
+          const state = result.requestState;
+          if (round >= MAX_MCP_UPSTREAM_INPUT_ROUNDS) {
+            return errorResult(
+              MCP_CODES.serverError,
+              `MCP server ${server} asked for input more than ${MAX_MCP_UPSTREAM_INPUT_ROUNDS} rounds in one call`,
+            );
+          }
+          if (
+            requests.length === 0 ||
+            requests.length > MAX_MCP_UPSTREAM_INPUT_REQUESTS ||
+            (state !== undefined &&
+              (typeof state !== "string" || state.length > MAX_MCP_UPSTREAM_STATE_CHARS))
+          ) {
+            return errorResult(
+              MCP_CODES.serverError,
+              `MCP server ${server} answered input_required with 1 to ${MAX_MCP_UPSTREAM_INPUT_REQUESTS} input requests and a state of at most ${MAX_MCP_UPSTREAM_STATE_CHARS} characters, not this`,
+            );
+          }
+          const responses: Record<string, unknown> = {};
+          for (const [key, request] of requests) {
+            responses[key] = await askUpstreamQuestion(server, request, context);
+          }
+          result = await call({
+            inputResponses: responses,
+            ...(state === undefined ? {} : { requestState: state }),
+          });
+        }
         const checked = checkCallToolResult(result);
         if (!checked.ok) {
           const { code, message } = classify(checked.error, context.signal);
@@ -362,6 +491,8 @@ export async function mountMcpServer(
       } catch (error) {
         const { code, message } = classify(error, context.signal, observedOf(conn, started, callTimeoutMs));
         return errorResult(code, message);
+      } finally {
+        context.signal?.removeEventListener("abort", forward);
       }
     };
 
@@ -467,13 +598,22 @@ export async function mountMcpServer(
           registry.unregister(name);
           registered.delete(name);
         }
+        const declared = options.panels?.get(rawName);
+        // A 2026-07-28 upstream may ask its own questions: its tools declare the panel they are shown in.
+        const questionPanels = (list: readonly ToolPanelDeclaration[] | undefined) => {
+          const panels = [...(list ?? [])];
+          if (connection?.modern === true && panels.length < MAX_PANELS_PER_TOOL)
+            panels.push(UPSTREAM_QUESTION_DECLARATION);
+          return panels.length === 0 ? undefined : { panels };
+        };
         const registration: ToolRegistration = {
           name,
           identity,
           description,
           inputSchema: entry.inputSchema,
           handler: handlerFor(rawName),
-          implicitPanels: true,
+          ...(declared === undefined ? { implicitPanels: true } : {}),
+          ...(questionPanels(declared) ?? {}),
           schemaProfile: "foreign",
         };
         try {

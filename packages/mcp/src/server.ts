@@ -19,13 +19,18 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type HostSession, type HostSessionOptions, openHostSession } from "@raw/host";
+import type { FormField } from "@raw/panel";
 import type { InteractionRecord, InteractionRetry, InteractionSubmission, PanelHost } from "@raw/panel/host";
 import { escapeDisplayText } from "@raw/schema";
 import type { ApprovalRequest, ToolResult } from "@raw/tool-api";
 import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
-import { createRequestStateKeeper } from "./request-state.js";
+import {
+  createRequestStateKeeper,
+  type RequestStateChain,
+  type RequestStateClaims,
+} from "./request-state.js";
 import { toMcpResult } from "./result-mapping.js";
 
 /** The URI scheme of panels exposed as MCP resources: `raw-panel:///<encoded full id>`. */
@@ -79,6 +84,9 @@ const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
 /** The key of Raw's one approval question in an `input_required` result. */
 export const MCP_APPROVAL_INPUT_KEY = "raw_approval";
+
+/** The key of a tool's form (`context.interactions`) in an `input_required` result. */
+export const MCP_FORM_INPUT_KEY = "raw_form";
 
 /** A result as its request's revision wants it: a 2026-07-28 result states `resultType: "complete"`. */
 function completed<T extends object>(params: unknown, result: T): T {
@@ -145,6 +153,15 @@ function checkedResult(result: CallToolResult): CallToolResult {
   if (!checked.ok)
     throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
   return checked.result;
+}
+
+/**
+ * A result with the call's panel lines (`panels.md` §9.3: one confirmation per accepted panel, one rejection line
+ * per refused update, such as `panel_undeclared`) after its content, as one text block, as any host shows them.
+ */
+function withPanelLines(result: ToolResult, lines: readonly string[]): ToolResult {
+  if (lines.length === 0) return result;
+  return { ...result, content: [...result.content, { type: "text", text: lines.join("\n") }] };
 }
 
 /** Dispatch's call id from an MCP request id, unique per connection. */
@@ -254,40 +271,140 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
       server,
       RetryableCallToolRequestSchema,
       async (request, extra): Promise<CallToolResult> => {
-        const signal = extra.signal;
         const params = request.params as Record<string, unknown>;
         const meta = recordOf(params._meta);
         const modern = meta?.[META_VERSION] === MCP_MODERN_REVISION;
-        /** A 2026-07-28 `ask`: the retry's state redeemed and its answer read, or a question to return. */
-        let question: { text: string; state: string } | undefined;
+        const args = params.arguments ?? {};
+        const deny = (code: string, message: string): CallToolResult => {
+          const text = `approval denied for ${request.params.name}: ${code}: ${message}`;
+          return completed(
+            params,
+            checkedResult(
+              toMcpResult({ isError: true, code: "approval_denied", content: [{ type: "text", text }] }),
+            ),
+          );
+        };
+        /** The retry's state (2026-07-28): authentic, unexpired, for this tool and arguments, then used up. */
+        let claims: RequestStateClaims | undefined;
+        if (modern && params.requestState !== undefined) {
+          const opened = states.open(params.requestState);
+          if (!opened.ok) return deny(opened.code, opened.message);
+          const bound = states.check(opened.claims, { tool: request.params.name, arguments: args });
+          if (!bound.ok) return deny(bound.code, bound.message);
+          // Single use from here, whatever the round does with it.
+          const consumed = states.consume(opened.claims);
+          if (!consumed.ok) return deny(consumed.code, consumed.message);
+          claims = opened.claims;
+        }
+        const responses = recordOf(params.inputResponses);
+        const canAskModern = recordOf(recordOf(meta?.[META_CAPABILITIES])?.elicitation) !== undefined;
+        /** Ends this round: the call stops and its result becomes the question. */
+        const round = new AbortController();
+        const signal = AbortSignal.any([extra.signal, round.signal]);
+        /** Where this round's chain stands: what the next state carries. */
+        let chain: { identity: string; rule: string; approved: boolean } = {
+          identity: claims?.identity ?? "",
+          rule: claims?.rule ?? "",
+          approved: claims?.approved ?? false,
+        };
+        /** A 2026-07-28 question to return instead of the call's result. */
+        let question:
+          | { key: string; message: string; schema: Record<string, unknown>; chain: RequestStateChain }
+          | undefined;
         let refusal: { code: string; message: string } | undefined;
         const approveModern = (approval: ApprovalRequest, text: string): boolean => {
           const explained = session.explain(approval.identity, approval.arguments, approval.effects);
-          const subject = {
-            identity: approval.identity,
-            arguments: params.arguments ?? {},
-            rule: `rule:${String(explained.ruleIndex)}`,
-          };
-          if (params.requestState !== undefined) {
-            const redeemed = states.redeem(params.requestState, subject);
-            if (!redeemed.ok) {
-              refusal = redeemed;
+          const rule = `rule:${String(explained.ruleIndex)}`;
+          if (claims !== undefined) {
+            const bound = states.check(claims, {
+              identity: approval.identity,
+              rule: claims.rule === "" && !claims.approved && claims.asked === "form" ? undefined : rule,
+            });
+            if (!bound.ok) {
+              refusal = bound;
               return false;
             }
-            const answer = recordOf(recordOf(params.inputResponses)?.[MCP_APPROVAL_INPUT_KEY]);
-            return answer?.action === "accept" && recordOf(answer.content)?.approve === true;
+            let approved = claims.approved;
+            if (!approved && claims.asked === "approval") {
+              const answer = recordOf(responses?.[MCP_APPROVAL_INPUT_KEY]);
+              approved = answer?.action === "accept" && recordOf(answer.content)?.approve === true;
+            } else if (!approved) {
+              // A state issued for a form before any approval cannot carry one: the rule asks now, it did not then.
+              refusal = {
+                code: "request_state_rule_mismatch",
+                message: "requestState was issued under another rule",
+              };
+              return false;
+            }
+            if (approved) chain = { identity: approval.identity, rule, approved: true };
+            return approved;
           }
-          if (recordOf(recordOf(meta?.[META_CAPABILITIES])?.elicitation) === undefined) {
+          if (!canAskModern) {
             unanswerable = true;
             return false;
           }
-          const state = states.issue(subject);
-          if (state === undefined) {
-            unanswerable = true;
-            return false;
-          }
-          question = { text, state };
+          question = {
+            key: MCP_APPROVAL_INPUT_KEY,
+            message: text,
+            schema: APPROVAL_SCHEMA,
+            chain: { asked: "approval", approved: false, answers: [], tries: 0 },
+          };
+          chain = { identity: approval.identity, rule, approved: false };
           return false;
+        };
+        /** 2026-07-28 forms: earlier answers replayed from the state, the pending one read, else a question. */
+        const accepted: unknown[] = [...(claims?.answers ?? [])];
+        let formIndex = -1;
+        let pendingRead = false;
+        const askModern = (
+          record: InteractionRecord,
+          form: { fields: FormField[]; message: string },
+          retry: InteractionRetry | undefined,
+        ): InteractionSubmission => {
+          if (retry === undefined) formIndex += 1;
+          const index = formIndex;
+          const submit = (answers: unknown): InteractionSubmission => {
+            accepted[index] = answers;
+            return {
+              requestId: record.identity.requestId,
+              expectedRevision: record.revision,
+              idempotencyKey: randomUUID(),
+              response: "submit",
+              answers: recordOf(answers) ?? {},
+            };
+          };
+          const pending = claims?.asked === "form" && index === (claims?.answers.length ?? 0);
+          let tries = pending ? (claims?.tries ?? 0) : 0;
+          if (retry === undefined) {
+            if (index < (claims?.answers.length ?? 0)) return submit(claims?.answers[index]);
+            if (pending && !pendingRead) {
+              pendingRead = true;
+              const answer = recordOf(responses?.[MCP_FORM_INPUT_KEY]);
+              if (answer?.action === "accept") return submit(answer.content);
+              return {
+                requestId: record.identity.requestId,
+                expectedRevision: record.revision,
+                idempotencyKey: randomUUID(),
+                response: "cancel",
+              };
+            }
+          } else {
+            tries += 1;
+            if (tries > MAX_MCP_FORM_RETRIES)
+              throw new Error("interaction_invalid: too many invalid answers");
+          }
+          const message =
+            retry === undefined
+              ? form.message
+              : `${escapeDisplayText(`${retry.error.code}: ${retry.error.message}`, { maxBytes: 512 })}\n\n${form.message}`;
+          question = {
+            key: MCP_FORM_INPUT_KEY,
+            message,
+            schema: elicitationSchema(form.fields) as Record<string, unknown>,
+            chain: { asked: "form", approved: chain.approved, answers: accepted.slice(0, index), tries },
+          };
+          round.abort();
+          throw new Error("interaction_pending: asked the 2026-07-28 client by input_required");
         };
         const ports: CallPorts = {
           approve: async (approval, text) => {
@@ -304,7 +421,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
           },
           ask: async (record, askSignal, retry) => {
             const form = formOf(record.document);
-            if (form === undefined || !canElicit()) {
+            if (form === undefined || (modern ? !canAskModern : !canElicit())) {
               // A rejection cancels the request (the handler reads `cancelled`).
               throw new Error(
                 form === undefined
@@ -312,6 +429,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
                   : "interaction_unavailable: the MCP client does not support elicitation",
               );
             }
+            if (modern) return askModern(record, form, retry);
             retries = retry === undefined ? 0 : retries + 1;
             if (retries > MAX_MCP_FORM_RETRIES)
               throw new Error("interaction_invalid: too many invalid answers");
@@ -338,33 +456,38 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
         const dispatched = await calls.run(ports, () =>
           session.dispatch(
-            { name: request.params.name, arguments: request.params.arguments ?? {}, toolCallId },
+            { name: request.params.name, arguments: args, toolCallId },
             { signal, source: "model" },
           ),
         );
-        const denied = dispatched.result.code === "approval_denied";
-        if (denied && question !== undefined) {
-          // The one question of a 2026-07-28 `ask` (A11): the approval view, a confirmation, and the signed state.
-          return {
-            resultType: "input_required",
-            inputRequests: {
-              [MCP_APPROVAL_INPUT_KEY]: {
-                method: "elicitation/create",
-                params: { mode: "form", message: question.text, requestedSchema: APPROVAL_SCHEMA },
-              },
-            },
-            requestState: question.state,
-          } as unknown as CallToolResult;
-        }
-        if (denied && refusal !== undefined) {
-          const text = `approval denied for ${request.params.name}: ${refusal.code}: ${refusal.message}`;
-          return completed(
-            params,
-            checkedResult(
-              toMcpResult({ isError: true, code: "approval_denied", content: [{ type: "text", text }] }),
-            ),
+        if (question !== undefined && !extra.signal.aborted) {
+          const asked: {
+            key: string;
+            message: string;
+            schema: Record<string, unknown>;
+            chain: RequestStateChain;
+          } = question;
+          const state = states.issue(
+            { tool: request.params.name, identity: chain.identity, arguments: args, rule: chain.rule },
+            asked.chain,
           );
+          if (state !== undefined) {
+            // One question per round (A11): Raw's approval view or the tool's form, and the signed state.
+            return {
+              resultType: "input_required",
+              inputRequests: {
+                [asked.key]: {
+                  method: "elicitation/create",
+                  params: { mode: "form", message: asked.message, requestedSchema: asked.schema },
+                },
+              },
+              requestState: state,
+            } as unknown as CallToolResult;
+          }
+          if (asked.key === MCP_APPROVAL_INPUT_KEY) unanswerable = true;
         }
+        const denied = dispatched.result.code === "approval_denied";
+        if (denied && refusal !== undefined) return deny(refusal.code, refusal.message);
         const result: ToolResult =
           unanswerable && denied
             ? {
@@ -372,7 +495,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
                 code: "approval_required",
                 content: [{ type: "text", text: `approval required for ${request.params.name}` }],
               }
-            : dispatched.result;
+            : withPanelLines(dispatched.result, dispatched.panels.modelLines);
         return completed(params, checkedResult(toMcpResult(result)));
       },
     );

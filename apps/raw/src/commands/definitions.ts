@@ -160,7 +160,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
     summary: "print or write a JSON Schema, or the editor setting that maps every document kind to them",
     forms: [
       {
-        positionals: [{ name: "schema", choices: ["tool", "hook", "rules", "panel-document", "cases"] }],
+        positionals: [
+          {
+            name: "schema",
+            choices: ["tool", "hook", "rules", "panel-document", "cases", "mcp-proxy-config"],
+          },
+        ],
         options: { out: SCHEMA_OUT },
       },
       {
@@ -316,8 +321,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           http: {
             type: "string",
             value: "host:port",
-            summary:
-              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
+            summary: "serve Streamable HTTP there instead of stdio (needs the bearer token in RAW_MCP_TOKEN)",
           },
         },
       },
@@ -326,7 +330,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
         positionals: [],
         rest: "<server command...>",
         options: {
-          rules: { ...RULES, required: true },
+          rules: RULES,
+          config: {
+            type: "string",
+            value: "file",
+            summary: "a JSON config: the server's panels (each naming its MCP tool), rules, hooks",
+          },
           hook: HOOK,
           name: { type: "string", value: "server", summary: "the server's name in identities" },
           cwd: CWD,
@@ -334,8 +343,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandDefinition>> = {
           http: {
             type: "string",
             value: "host:port",
-            summary:
-              "serve Streamable HTTP there instead of stdio (bearer token from RAW_MCP_TOKEN, else printed)",
+            summary: "serve Streamable HTTP there instead of stdio (needs the bearer token in RAW_MCP_TOKEN)",
           },
         },
       },

@@ -3,13 +3,17 @@ import { resolve } from "node:path";
 import {
   coalesce,
   createMcpServer,
-  listenMcpHttp,
-  MCP_CODES,
+  type LoadedMcpProxyConfig,
+  loadMcpProxyConfig,
+  MCP_CONFIG_INVALID,
   type McpMount,
-  MIN_MCP_HTTP_TOKEN_CHARS,
+  mcpHttpTokenFromEnv,
   mountMcpServer,
+  parseMcpHttpAddress,
   type RawMcpServer,
+  type ServedMcpHttp,
   ServerStdioTransport,
+  serveMcpHttp,
 } from "@raw/mcp";
 import { isContractError, stringifyForDisplay } from "@raw/schema";
 import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
@@ -19,14 +23,11 @@ import { loadWorkspace, workspaceRequest } from "../support/load-workspace.js";
 import { displayLine } from "../support/present.js";
 import { sessionCwd } from "./call.js";
 
+/** The panels of a proxy config, by MCP tool name. */
+type McpProxyPanels = LoadedMcpProxyConfig["panels"];
+
 /** How long the CLI waits for a server to start and list its tools (`npx -y` may first download it), in ms. */
 export const MCP_CLI_CONNECT_TIMEOUT_MS = 60_000;
-
-/**
- * The environment variable holding the bearer token of `raw mcp serve --http` (never a command-line value); when it
- * is unset or empty, a random token is created and printed once on standard error.
- */
-export const MCP_TOKEN_ENV = "RAW_MCP_TOKEN";
 
 /** Resolves when this process is asked to stop: stdin ends (stdio), SIGINT or SIGTERM. */
 function untilStopped(watchStdin: boolean): Promise<void> {
@@ -56,6 +57,7 @@ async function mountCommand(
   cwd: string,
   onChange?: (mount: McpMount) => void,
   trace?: string,
+  panels?: McpProxyPanels,
 ): Promise<McpMount> {
   const [executable, ...args] = command;
   if (executable === undefined) throw new UsageError("give the server command after --", undefined);
@@ -68,6 +70,7 @@ async function mountCommand(
       // Proxy and listing keep their own stdout for the protocol or the report: the server's stderr passes through.
       stderr: "inherit",
       toolName: (tool) => tool,
+      ...(panels === undefined ? {} : { panels }),
       connectTimeoutMs: MCP_CLI_CONNECT_TIMEOUT_MS,
       // Warning messages quote server-supplied names: one escaped line each (A1).
       onWarning: (warning) =>
@@ -123,15 +126,41 @@ async function tools(args: ParsedCommand, io: CliIo): Promise<number> {
   return mount.skipped.length > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** `raw mcp proxy --rules f [--hook dir]... [--name n] [--cwd dir] -- <server command...>` over stdio. */
+/**
+ * `raw mcp proxy (--rules f | --config f) [--hook dir]... [--name n] [--cwd dir] [--http host:port] -- <server
+ * command...>`: over stdio, or Streamable HTTP.
+ */
 async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const command = args.rest;
   if (command.length === 0) throw new UsageError("give the server command after --", args.usage);
   const here = cwdOf(io);
+  // No token, no listener, and no upstream server started for nothing (A10).
+  checkHttp(stringOption(args, "http"), io, args.usage);
   const tracePath = stringOption(args, "trace");
   const trace = tracePath === undefined ? undefined : resolve(here, tracePath);
+  const configPath = stringOption(args, "config");
+  const rulesPath = stringOption(args, "rules");
+  // The config file: the upstream's panels, and rules and hooks so a client config needs one path (A11).
+  const config =
+    configPath === undefined
+      ? undefined
+      : await loadMcpProxyConfig(resolve(here, configPath)).catch(mountFailure);
+  if (config?.rules !== undefined && rulesPath !== undefined) {
+    throw new CliFailure(
+      MCP_CONFIG_INVALID,
+      `${configPath} /rules: give the rules in the config or with --rules, not both`,
+    );
+  }
+  if (config?.rules === undefined && rulesPath === undefined) {
+    throw new UsageError("give --rules <file>, or --config <file> holding rules", args.usage);
+  }
   const workspace = await loadWorkspace(
-    { rules: stringOption(args, "rules"), tools: false, hooks: stringsOption(args, "hook"), cwd: here },
+    {
+      rules: rulesPath,
+      tools: false,
+      hooks: [...stringsOption(args, "hook"), ...(config?.hooks ?? [])],
+      cwd: here,
+    },
     io,
   );
   if (workspace === undefined) return EXIT_FAILURE;
@@ -142,7 +171,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
   const server: RawMcpServer = createMcpServer({
     cwd,
     tools: [],
-    rules: workspace.rules?.rules,
+    rules: workspace.rules?.rules ?? config?.rules,
     hooks: workspace.hooks,
     name: () => `raw-proxy-${mount?.server ?? "server"}`,
     annotations: (name) => mount?.tools.find((t) => t.name === name)?.annotations,
@@ -157,6 +186,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
       here,
       () => void noticeToolsChanged(),
       trace,
+      config?.panels,
     );
   } catch (error) {
     await server.close();
@@ -179,6 +209,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
 async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   const usage = args.usage;
   const here = cwdOf(io);
+  checkHttp(stringOption(args, "http"), io, usage);
   const workspace = await loadWorkspace(workspaceRequest(args, here), io);
   if (workspace === undefined) return EXIT_FAILURE;
   const cwd = await sessionCwd(stringOption(args, "cwd"), here);
@@ -206,9 +237,21 @@ async function serve(args: ParsedCommand, io: CliIo): Promise<number> {
   }
 }
 
+/** Refuses a bad `--http` address or a missing `RAW_MCP_TOKEN` before anything starts. */
+function checkHttp(http: string | undefined, io: CliIo, usage: string | undefined): void {
+  if (http === undefined) return;
+  if (parseMcpHttpAddress(http) === undefined)
+    throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
+  try {
+    mcpHttpTokenFromEnv(envOf(io));
+  } catch (error) {
+    mountFailure(error);
+  }
+}
+
 /**
- * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with a bearer token on every request
- * (A10): `RAW_MCP_TOKEN`, else a random one printed once on standard error. Resolves once asked to stop.
+ * Serves `server` on Streamable HTTP at `http` (`host:port`, path `/mcp`) with the bearer token of `RAW_MCP_TOKEN`
+ * on every request (`serveMcpHttp` of `@raw/mcp`; no token, no listener). Resolves once asked to stop.
  */
 async function serveHttp(
   server: RawMcpServer,
@@ -216,36 +259,18 @@ async function serveHttp(
   io: CliIo,
   usage: string | undefined,
 ): Promise<number> {
-  const match = /^(.*):(\d{1,5})$/.exec(http);
-  if (match === null) throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
-  const given = envOf(io)[MCP_TOKEN_ENV];
-  const token = given === undefined || given === "" ? undefined : given;
-  if (token !== undefined && token.length < MIN_MCP_HTTP_TOKEN_CHARS) {
-    // The value itself is never repeated: only its name and the rule.
-    throw new CliFailure(
-      MCP_CODES.tokenRequired,
-      `${MCP_TOKEN_ENV} must hold at least ${MIN_MCP_HTTP_TOKEN_CHARS} characters (unset it to get a random token)`,
-    );
-  }
-  let listener: Awaited<ReturnType<typeof listenMcpHttp>>;
+  const address = parseMcpHttpAddress(http);
+  if (address === undefined)
+    throw new UsageError("--http takes host:port (for example 127.0.0.1:8787)", usage);
+  let served: ServedMcpHttp;
   try {
-    listener = await listenMcpHttp(server, {
-      host: (match[1] as string).replace(/^\[|\]$/g, "") || "127.0.0.1",
-      port: Number(match[2]),
-      ...(token === undefined ? {} : { token }),
-    });
+    served = await serveMcpHttp(server, { address, env: envOf(io) });
   } catch (error) {
     return mountFailure(error);
   }
-  // Printed once, to the user only: a created token is nowhere else (no file, log or trace holds it).
-  io.stderr.write(
-    `raw mcp: serving on ${listener.url}\n` +
-      `raw mcp: every request needs the header Authorization: Bearer ${
-        token === undefined ? listener.token : `<the value of ${MCP_TOKEN_ENV}>`
-      }\n`,
-  );
+  for (const line of served.banner) io.stderr.write(`raw mcp: ${line}\n`);
   await untilStopped(false);
-  await listener.close();
+  await served.listener.close();
   return EXIT_OK;
 }
 

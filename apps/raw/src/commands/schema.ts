@@ -16,6 +16,10 @@ const SCHEMAS = {
     file: "panel-document.schema.json",
   },
   cases: { module: undefined, file: "cases.schema.json" },
+  "mcp-proxy-config": {
+    module: "@raw/mcp/schemas/proxy-config.schema.json",
+    file: "mcp-proxy-config.schema.json",
+  },
 } as const;
 
 type SchemaName = keyof typeof SCHEMAS;
@@ -69,7 +73,7 @@ async function makeDir(dir: string): Promise<void> {
 }
 
 /**
- * `raw schema <tool|hook|rules|panel-document|cases> [--out dir]` prints (or writes) a JSON Schema;
+ * `raw schema <tool|hook|rules|panel-document|cases|mcp-proxy-config> [--out dir]` prints (or writes) a JSON Schema;
  * `raw schema --vscode [--out dir]` prints the `json.schemas` setting that maps every document kind `raw validate`
  * checks to its schema (`EDITOR_MAPPINGS`): with `--out`, to the schema files written there (works offline, and
  * standard error says so); otherwise to their published `$id` URLs (the editor fetches them).

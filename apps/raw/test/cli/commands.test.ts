@@ -15,6 +15,7 @@ describe("raw schema", () => {
     ["rules", "packages/tool-api/schemas/rules.schema.json"],
     ["panel-document", "packages/panel/schemas/panel-document.schema.json"],
     ["cases", "apps/raw/schemas/cases.schema.json"],
+    ["mcp-proxy-config", "packages/mcp/schemas/proxy-config.schema.json"],
   ];
 
   it.each(SCHEMAS)("raw schema %s prints the committed %s byte for byte", async (name, path) => {

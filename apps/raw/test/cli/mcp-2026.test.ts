@@ -1,9 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
-import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as HttpTransportV2,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -286,5 +289,112 @@ describe("raw mcp proxy for a 2026-07-28 client, in front of @modelcontextprotoc
     expect(JSON.stringify(write.content)).toContain("approval_required");
     expect(existsSync(join(root, "w.txt"))).toBe(false);
     await client.close();
+
+    // A 2026-07-28 client over the same HTTP endpoint: no session, the ask as input_required, approved or declined.
+    for (const approve of [false, true]) {
+      const modern = new ClientV2(
+        { name: "v2-http", version: "1" },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+      );
+      const messages: string[] = [];
+      modern.setRequestHandler("elicitation/create", async (request) => {
+        messages.push(String((request.params as { message: string }).message));
+        return approve ? { action: "accept", content: { approve: true } } : { action: "decline" };
+      });
+      await modern.connect(
+        new HttpTransportV2(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const result = await modern.callTool({
+        name: "write_file",
+        arguments: { path: join(root, "v2-http.txt"), content: "v2" },
+      });
+      await modern.close();
+      expect(messages.map((m) => m.split("\n")[0])).toEqual(["approve mcp/fs/write_file?"]);
+      if (approve) expect(readFileSync(join(root, "v2-http.txt"), "utf8")).toBe("v2");
+      else {
+        expect(JSON.stringify(result.content)).toContain("approval_denied");
+        expect(existsSync(join(root, "v2-http.txt"))).toBe(false);
+      }
+    }
+    expect(stderr).not.toContain(token);
+  });
+
+  it("in front of a 2026-07-28-only upstream: its question reaches the SDK 2.x client attributed to it, after Raw's approval", async () => {
+    const rules = join(tempDir("raw-mcp-2026-up-"), "rules.json");
+    writeFileSync(
+      rules,
+      JSON.stringify([
+        { match: "*", effect: "allow" },
+        { match: "mcp/up/remove", effect: "ask" },
+      ]),
+    );
+    const messages: string[] = [];
+    const client = new ClientV2(
+      { name: "v2-up", version: "1" },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const message = String((request.params as { message: string }).message);
+      messages.push(message);
+      return message.startsWith("approve ")
+        ? { action: "accept", content: { approve: true } }
+        : { action: "accept", content: { sure: "yes" } };
+    });
+    await client.connect(
+      new StdioClientTransportV2({
+        command: process.execPath,
+        args: [
+          bin,
+          "mcp",
+          "proxy",
+          "--rules",
+          rules,
+          "--name",
+          "up",
+          "--",
+          process.execPath,
+          join(appRoot, "test", "fixtures", "mcp", "modern-server.mjs"),
+        ],
+        cwd: appRoot,
+        stderr: "ignore",
+      }),
+    );
+    const result = await client.callTool({ name: "remove", arguments: { path: "z.txt" } });
+    await client.close();
+    expect(JSON.stringify(result.content)).toContain("removed z.txt");
+    expect(messages.map((m) => m.split("\n")[0])).toEqual([
+      "approve mcp/up/remove?",
+      "Question from MCP server up",
+    ]);
+    expect(messages[1]).toContain("Really remove z.txt?");
+  });
+
+  it("raw mcp proxy --http refuses to start without RAW_MCP_TOKEN and never starts the server", () => {
+    const root = tempDir("raw-mcp-proxy-notoken-");
+    const marker = join(root, "started");
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.RAW_MCP_TOKEN;
+    const run = spawnSync(
+      process.execPath,
+      [
+        bin,
+        "mcp",
+        "proxy",
+        "--rules",
+        rulesFile(),
+        "--http",
+        "127.0.0.1:0",
+        "--",
+        process.execPath,
+        "-e",
+        `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`,
+      ],
+      { cwd: appRoot, encoding: "utf8", timeout: 60_000, env },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^raw: mcp_token_required: .*RAW_MCP_TOKEN/u);
+    expect(run.stderr).not.toContain("serving on");
+    expect(existsSync(marker)).toBe(false);
   });
 });

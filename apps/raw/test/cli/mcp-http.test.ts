@@ -12,7 +12,6 @@ import { bin, fixtures, raw, tempDir } from "./helpers.js";
 // request (none)").
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const GENERATED_TOKEN = /Authorization: Bearer ([A-Za-z0-9_-]{43})\b/u;
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -96,19 +95,37 @@ function rssKiB(pid: number): number {
 }
 
 describe("raw mcp serve --http: the token", () => {
-  it("prints a generated token once on stderr with the URL and the header; the SDK client needs it", async () => {
+  it("refuses to start without RAW_MCP_TOKEN (unset or empty): mcp_token_required naming it, nothing listens", () => {
     const cwd = tempDir("raw-mcp-http-");
-    const served = await serveHttp(["--tool", join(fixtures, "mcp", "tools", "note"), "--cwd", cwd], {
-      RAW_MCP_TOKEN: "",
-    });
-    const token = GENERATED_TOKEN.exec(served.stderr())?.[1] as string;
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+    for (const value of [undefined, ""]) {
+      const env: Record<string, string | undefined> = { ...process.env, RAW_MCP_TOKEN: value };
+      if (value === undefined) delete env.RAW_MCP_TOKEN;
+      const run = spawnSync(process.execPath, [bin, "mcp", "serve", "--http", "127.0.0.1:0"], {
+        cwd,
+        input: "",
+        encoding: "utf8",
+        timeout: 60_000,
+        env,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^raw: mcp_token_required: .*RAW_MCP_TOKEN is not set; hint: set RAW_MCP_TOKEN/u,
+      );
+      expect(run.stderr).not.toContain("serving on");
+      expect(run.stderr).not.toContain("    at ");
+    }
+  });
 
+  it("the SDK client needs the token: without it 401, with it the call runs, and the token is never printed", async () => {
+    const cwd = tempDir("raw-mcp-http-");
+    const token = "a-token-of-the-first-test-0123";
+    const served = await serveHttp(["--tool", join(fixtures, "mcp", "tools", "note"), "--cwd", cwd], {
+      RAW_MCP_TOKEN: token,
+    });
     const refused = new Client({ name: "no-token", version: "1" });
     await expect(refused.connect(new StreamableHTTPClientTransport(new URL(served.url)))).rejects.toThrow(
       /401|unauthorized|token/iu,
     );
-
     const c = new Client({ name: "http-test", version: "1" });
     await c.connect(
       new StreamableHTTPClientTransport(new URL(served.url), {
@@ -119,8 +136,7 @@ describe("raw mcp serve --http: the token", () => {
     const result = await c.callTool({ name: "note", arguments: { name: "n", text: "over http" } });
     expect(result.isError).toBe(false);
     expect(readFileSync(join(cwd, "n.note"), "utf8")).toBe("over http");
-    // Printed once, at start; nothing a request does repeats it.
-    expect(served.stderr().split(token).length - 1).toBe(1);
+    expect(served.stderr()).not.toContain(token);
     expect(served.stderr()).not.toContain("    at ");
   });
 
@@ -167,7 +183,8 @@ describe("raw mcp serve --http: the token", () => {
     const dir = tempDir("raw-mcp-uid-");
     chmodSync(dir, 0o755);
     const marker = join(dir, "ran");
-    const served = await serveHttp(["--rules", allowAllRules(dir), "--cwd", dir], { RAW_MCP_TOKEN: "" });
+    const token = "the-owner-token-0123456789";
+    const served = await serveHttp(["--rules", allowAllRules(dir), "--cwd", dir], { RAW_MCP_TOKEN: token });
     const client = join(dir, "client.mjs");
     // The other user's client: the whole handshake, then tools/call bash; and a bare tools/call first.
     writeFileSync(
@@ -208,7 +225,6 @@ process.stdout.write(JSON.stringify({ uid: process.getuid(), statuses }));
     expect(report.statuses).toEqual([401, 401]);
     expect(existsSync(marker)).toBe(false);
     // The same command with the token runs: the marker is what a successful call would leave.
-    const token = GENERATED_TOKEN.exec(served.stderr())?.[1] as string;
     const c = new Client({ name: "owner", version: "1" });
     await c.connect(
       new StreamableHTTPClientTransport(new URL(served.url), {

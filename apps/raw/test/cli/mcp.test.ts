@@ -241,7 +241,9 @@ describe("raw mcp tools", () => {
   });
 
   it("usage errors name the problem", () => {
-    expect(raw(["mcp", "proxy", "--", "x"]).stderr).toContain("--rules is required");
+    expect(raw(["mcp", "proxy", "--", "x"]).stderr).toContain(
+      "give --rules <file>, or --config <file> holding rules",
+    );
     expect(raw(["mcp", "tools"]).stderr).toContain("give the server command after --");
     expect(raw(["mcp", "nope"]).status).toBe(2);
   });
