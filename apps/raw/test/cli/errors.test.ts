@@ -66,8 +66,8 @@ describe("usage errors exit 2", () => {
     ],
     [
       ["schema"],
-      "raw: usage: missing argument <schema> (tool, hook, rules, panel-document or cases)",
-      "usage: raw schema <tool|hook|rules|panel-document|cases> [--out <dir>]",
+      "raw: usage: missing argument <schema> (tool, hook, rules, panel-document, cases or mcp-proxy-config)",
+      "usage: raw schema <tool|hook|rules|panel-document|cases|mcp-proxy-config> [--out <dir>]",
     ],
     [["schema", "tol"], 'raw: usage: unknown schema "tol": did you mean tool?', undefined],
     [["demo", "--wbe"], "raw: usage: unknown option --wbe; did you mean --web?", undefined],
