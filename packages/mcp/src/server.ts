@@ -53,6 +53,11 @@ export interface CreateMcpServerOptions
    * annotations, via `McpMount.tools`). Tools without them get no read-only or non-destructive claim.
    */
   annotations?: ((name: string) => ToolAnnotations | undefined) | undefined;
+  /**
+   * The display title of a tool that comes from somewhere that declares one (a mounted MCP server's own `title`, via
+   * `McpMount.tools`), listed as it came (bounded like every listed string); tools without one are listed untitled.
+   */
+  title?: ((name: string) => string | undefined) | undefined;
   /** Exposes the session's panels as resources, with `notifications/resources/updated` (default true). */
   exposePanels?: boolean | undefined;
   /** Instructions sent in `initialize`. */
@@ -191,6 +196,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
     name: serverName,
     version,
     annotations,
+    title,
     exposePanels,
     instructions,
     requestStateTtlMs,
@@ -225,12 +231,17 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
     });
   }
 
+  const titleOf = (name: string): { title?: string } => {
+    const text = title?.(name);
+    return typeof text === "string" ? { title: text } : {};
+  };
   const listTools = (): Tool[] =>
     registry.definitions().map((definition) => ({
       name: definition.name,
       description: definition.description,
       inputSchema: definition.inputSchema as Tool["inputSchema"],
       annotations: annotations?.(definition.name) ?? UNDECLARED,
+      ...titleOf(definition.name),
     }));
 
   const build = (): Server => {

@@ -126,7 +126,12 @@ let listener: McpHttpListener;
 
 beforeAll(async () => {
   const { rules, tools } = buildSession();
-  server = createMcpServer({ cwd: "/w", rules: [...rules], tools: tools as never });
+  server = createMcpServer({
+    cwd: "/w",
+    rules: [...rules],
+    tools: tools as never,
+    title: (name) => (name === "write" ? "Write a file" : undefined),
+  });
   listener = await listenMcpHttp(server, { token: "a-long-enough-test-token" });
 });
 afterAll(async () => {
@@ -166,6 +171,8 @@ describe("createMcpServer over Streamable HTTP, driven by the SDK client", () =>
     const c = await client();
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name)).toEqual(["read", "write", "ask_user"]);
+    // A title where the `title` option gives one; none invented for the others.
+    expect(tools.map((t) => t.title)).toEqual([undefined, "Write a file", undefined]);
     expect(tools[0]?.annotations).toEqual({
       readOnlyHint: false,
       destructiveHint: true,

@@ -175,6 +175,7 @@ async function proxy(args: ParsedCommand, io: CliIo): Promise<number> {
     hooks: workspace.hooks,
     name: () => `raw-proxy-${mount?.server ?? "server"}`,
     annotations: (name) => mount?.tools.find((t) => t.name === name)?.annotations,
+    title: (name) => mount?.tools.find((t) => t.name === name)?.title,
   });
   // Notices to the client are coalesced like the re-lists: one in flight, one queued.
   const noticeToolsChanged = coalesce(() => server.notifyToolsChanged());

@@ -85,6 +85,9 @@ describe("raw mcp proxy in front of @modelcontextprotocol/server-filesystem", ()
     expect(names).not.toContain("move_file");
     // The server's own annotations are passed on for its tools.
     expect(tools.find((t) => t.name === "read_text_file")?.annotations?.readOnlyHint).toBe(true);
+    // And their display titles, as the server gave them.
+    expect(tools.find((t) => t.name === "read_text_file")?.title).toBe("Read Text File");
+    expect(tools.find((t) => t.name === "write_file")?.title).toBe("Write File");
 
     const moved = await c.callTool({
       name: "move_file",
