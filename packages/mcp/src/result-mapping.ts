@@ -64,15 +64,65 @@ export function mapMcpResult(result: CallToolResult): HandlerResult {
   return isError ? { isError, code: MCP_CODES.toolError, content } : { isError, content };
 }
 
+type ResourceLink = Extract<CallToolResult["content"][number], { type: "resource_link" }>;
+
 /**
- * Maps a Raw `ToolResult` to an MCP `CallToolResult`: text and image blocks as they are, and `json` blocks as text
- * holding their JSON. When the result has exactly one `json` block and its value is an object, that object is also
+ * The MCP `resource_link` block a `json` value holds, or undefined: a mounted tool's links are kept as `json` blocks
+ * on the way in (`mapMcpResult`) and go back out as links, with the fields a link has (name and URI required).
+ */
+function resourceLink(value: unknown): ResourceLink | undefined {
+  if (!isRecord(value) || value.type !== "resource_link") return undefined;
+  if (typeof value.uri !== "string" || typeof value.name !== "string") return undefined;
+  const link: ResourceLink = { type: "resource_link", uri: value.uri, name: value.name };
+  for (const key of ["title", "description", "mimeType"] as const)
+    if (typeof value[key] === "string") link[key] = value[key];
+  if (typeof value.size === "number" && Number.isSafeInteger(value.size) && value.size >= 0) link.size = value.size;
+  return link;
+}
+
+type EmbeddedResource = Extract<CallToolResult["content"][number], { type: "resource" }>;
+
+/** A `json` value that is an MCP embedded resource as `mapMcpResult` keeps it (its blob replaced by its size). */
+function isEmbeddedResource(value: unknown): boolean {
+  return isRecord(value) && value.type === "resource" && isRecord(value.resource);
+}
+
+/**
+ * The embedded text resource a `json` value holds, to go back out as one (its URI, text and MIME type); undefined
+ * for anything else, such as a binary resource whose blob `mapMcpResult` replaced by its size (that one stays JSON).
+ */
+function textResource(value: unknown): EmbeddedResource | undefined {
+  if (!isEmbeddedResource(value)) return undefined;
+  const resource = (value as { resource: Record<string, unknown> }).resource;
+  if (typeof resource.uri !== "string" || typeof resource.text !== "string") return undefined;
+  return {
+    type: "resource",
+    resource: {
+      uri: resource.uri,
+      text: resource.text,
+      ...(typeof resource.mimeType === "string" ? { mimeType: resource.mimeType } : {}),
+    },
+  };
+}
+
+/**
+ * Maps a Raw `ToolResult` to an MCP `CallToolResult`: text and image blocks as they are, resource links and text
+ * resources held in `json` blocks as links and embedded resources again, and other `json` blocks as text holding
+ * their JSON. When the result has exactly one
+ * other `json` block (not a link, not an embedded resource) and its value is an object, that object is also
  * `structuredContent`, and its JSON text is left out when other text blocks are present (a mounted MCP tool's
- * `structuredContent` goes back out as it came in). An error result keeps its code as a first text line `<code>`
- * when its text does not already start with it, and in `_meta["raw/code"]`.
+ * `structuredContent` goes back out as it came in, beside its links and resources). An error result keeps its code
+ * as a first text line `<code>` when its text does not already start with it, and in `_meta["raw/code"]`.
  */
 export function toMcpResult(result: ToolResult): CallToolResult {
-  const json = result.content.filter((block) => block.type === "json");
+  const links = new Map<object, ResourceLink | EmbeddedResource>();
+  const json: Array<{ value: unknown }> = [];
+  for (const block of result.content) {
+    if (block.type !== "json") continue;
+    const link = resourceLink(block.value) ?? textResource(block.value);
+    if (link !== undefined) links.set(block, link);
+    else if (!isEmbeddedResource(block.value)) json.push(block);
+  }
   const structured = !result.isError && json.length === 1 && isRecord(json[0]?.value) ? json[0] : undefined;
   const hasText = result.content.some((block) => block.type === "text");
   const content: CallToolResult["content"] = [];
@@ -80,6 +130,7 @@ export function toMcpResult(result: ToolResult): CallToolResult {
     if (block.type === "text") content.push({ type: "text", text: block.text });
     else if (block.type === "image")
       content.push({ type: "image", mimeType: block.mimeType, data: block.data });
+    else if (links.has(block)) content.push(links.get(block) as ResourceLink | EmbeddedResource);
     else if (block !== structured || !hasText)
       content.push({ type: "text", text: JSON.stringify(block.value) ?? "null" });
   }

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createToolRegistry, type ToolRegistry } from "@raw/tool-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type McpMount, mountMcpServer } from "../src/index.js";
+import { type McpMount, mountMcpServer, toMcpResult } from "../src/index.js";
 import { serverEntry } from "./helpers.js";
 
 // Real @modelcontextprotocol/server-everything, installed from npm, over stdio.
@@ -51,6 +51,17 @@ describe("mountMcpServer on @modelcontextprotocol/server-everything", () => {
     const json = structured.content.filter((b) => b.type === "json");
     expect(json.length).toBe(1);
     expect(typeof (json[0] as { value: unknown }).value).toBe("object");
+  });
+
+  it("resource links go back out to an MCP client as links, as the server gave them", async () => {
+    const result = await call("get-resource-links", { count: 2 });
+    expect(result.isError).toBe(false);
+    const links = toMcpResult(result).content.filter((b) => b.type === "resource_link");
+    expect(links.length).toBe(2);
+    for (const link of links) {
+      expect(typeof link.uri).toBe("string");
+      expect(typeof link.name).toBe("string");
+    }
   });
 
   it("abort cancels the long-running tool: MCP cancellation is sent and dispatch returns aborted before the server answers", async () => {

@@ -84,3 +84,40 @@ describe("toMcpResult (Raw → MCP)", () => {
     });
   });
 });
+
+describe("a mounted tool's links and structured content survive the round trip (MCP → Raw → MCP)", () => {
+  it("links and text resources go back out as they came, binary ones as a size note; structuredContent stays", () => {
+    const upstream = {
+      content: [
+        { type: "text" as const, text: "two files" },
+        { type: "resource_link" as const, uri: "file:///b", name: "b", mimeType: "text/plain", size: 3 },
+        { type: "resource" as const, resource: { uri: "file:///c", text: "C" } },
+        { type: "resource" as const, resource: { uri: "file:///d", blob: "AAAA" } },
+      ],
+      structuredContent: { files: 2 },
+    };
+    const back = toMcpResult(mapMcpResult(upstream) as ToolResult);
+    expect(back.structuredContent).toEqual({ files: 2 });
+    expect(back.content).toEqual([
+      { type: "text", text: "two files" },
+      { type: "resource_link", uri: "file:///b", name: "b", mimeType: "text/plain", size: 3 },
+      { type: "resource", resource: { uri: "file:///c", text: "C" } },
+      { type: "text", text: '{"type":"resource","resource":{"uri":"file:///d","blobBytes":3}}' },
+    ]);
+  });
+
+  it("a json value that is not a well-formed link stays JSON text; fields a link does not have are not passed", () => {
+    const back = toMcpResult({
+      isError: false,
+      content: [
+        { type: "json", value: { type: "resource_link", uri: 7, name: "x" } },
+        { type: "json", value: { type: "resource_link", uri: "u:/a", name: "a", extra: "\u001b[31m", size: -1 } },
+      ],
+    });
+    expect(back.content).toEqual([
+      { type: "text", text: '{"type":"resource_link","uri":7,"name":"x"}' },
+      { type: "resource_link", uri: "u:/a", name: "a" },
+    ]);
+    expect(back.structuredContent).toEqual({ type: "resource_link", uri: 7, name: "x" });
+  });
+});
