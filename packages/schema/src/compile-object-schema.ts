@@ -60,38 +60,56 @@ function ajvFor(dialect: Dialect, profile: SchemaProfile, hasId: boolean): AjvCo
 const NO_ISSUES: Issue[] = [];
 Object.freeze(NO_ISSUES);
 
-/** Walks every nested object and array value, reporting `$async` keys and non-local `$ref`s (tool-api.md §3.1 step 2). */
+/**
+ * Walks every nested object and array value, reporting `$async` keys and non-local `$ref`s (tool-api.md §3.1 step 2).
+ * A key's pointer is spelled only for a key that is reported (the walk keeps the tokens on the way down).
+ */
 function scanReferences(root: unknown, base: string, issues: Issue[]): boolean {
   let hasId = false;
   const seen = new Set<object>();
-  const visit = (node: unknown, at: string): void => {
+  const tokens: string[] = [];
+  const pointerOf = (key: string): string => {
+    let out = base;
+    for (const token of tokens) out += `/${escapePointerToken(token)}`;
+    return `${out}/${escapePointerToken(key)}`;
+  };
+  const visit = (node: unknown): void => {
     if (typeof node !== "object" || node === null || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) visit(node[i], `${at}/${i}`);
+      for (let i = 0; i < node.length; i++) {
+        tokens.push(String(i));
+        visit(node[i]);
+        tokens.pop();
+      }
       return;
     }
     for (const key of Object.keys(node)) {
       const value = (node as Record<string, unknown>)[key];
-      const keyAt = `${at}/${escapePointerToken(key)}`;
       if (key === "$async") {
-        issues.push({ code: "schema_async", message: "async tool schema is unsupported", path: keyAt });
+        issues.push({
+          code: "schema_async",
+          message: "async tool schema is unsupported",
+          path: pointerOf(key),
+        });
       } else if (key === "$ref") {
         if (typeof value !== "string" || !value.startsWith("#/")) {
           issues.push({
             code: "schema_remote_ref",
             message: `remote tool schema reference is unsupported: ${jsonText(value)}; use a local reference such as "#/$defs/<name>" and put shared definitions under $defs`,
-            path: keyAt,
+            path: pointerOf(key),
           });
         }
       } else if (key === "$id" || key === "id") {
         hasId = true;
       }
-      visit(value, keyAt);
+      tokens.push(key);
+      visit(value);
+      tokens.pop();
     }
   };
   // Deep schemas are walked with an explicit guard: a stack overflow becomes a compile issue, not a crash.
-  visit(root, base);
+  visit(root);
   return hasId;
 }
 

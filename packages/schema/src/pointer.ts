@@ -2,7 +2,10 @@ import { isPlainObject } from "./plain-object.js";
 
 /** Escapes one JSON Pointer (RFC 6901) reference token: `~` becomes `~0`, `/` becomes `~1`. */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(token);
+  // Most tokens need no escape: skip the two replacements (this runs once per key of a walked schema).
+  if (!text.includes("~") && !text.includes("/")) return text;
+  return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Decodes one JSON Pointer reference token: `~1` becomes `/`, then `~0` becomes `~`. */

@@ -108,7 +108,10 @@ function withoutInvalidKeywords(
 
 /**
  * The walk's findings on `body` and the log-mode compile's on `target` (a copy of it, or itself), without repeats;
- * `skip` leaves out log-mode findings that the copy may have caused.
+ * `skip` leaves out log-mode findings that the copy may have caused. Findings stop at `MAX_SCHEMA_FINDINGS`: once
+ * the walk has that many, neither the rest of the walk nor the log-mode compile can add one, so neither runs (a
+ * schema with 5,000 unknown keywords costs its first 100, not a compile of all of them), and log-mode messages
+ * past the cap are not positioned.
  */
 function collectStrictFindings(
   body: Record<string, unknown>,
@@ -122,15 +125,18 @@ function collectStrictFindings(
   let refs: Array<{ value: string; path: string }> = [];
   let unknownFormats: string[] = [];
   try {
-    const walk = walkStrictSchema(body, dialect, at);
+    const walk = walkStrictSchema(body, dialect, at, { stopWhenFull: true });
     found.push(...walk.findings);
     refs = walk.refs;
     unknownFormats = walk.unknownFormats;
   } catch {
     // An exotic value: Ajv's own diagnosis below still runs.
   }
+  // A full list takes no other finding (`addFinding`): the compile's messages and error could only be dropped.
+  if (found.length >= MAX_SCHEMA_FINDINGS) return { found, error: undefined, refs };
   const { warnings, error } = logModeMessages(target, dialect, unknownFormats, hasId);
   for (const message of warnings) {
+    if (found.length >= MAX_SCHEMA_FINDINGS) break;
     const finding = locate(message, body, dialect, at, refs);
     if (finding !== undefined && !skip(finding)) addFinding(found, finding);
   }

@@ -48,7 +48,78 @@ const MAP = ["properties", "patternProperties", "dependentSchemas", "dependencie
 /** Longest `patternProperties` pattern the walk tests against declared property names (Ajv tests them all). */
 const MAX_PATTERN_LENGTH = 1024;
 
-type Frame = { node: unknown; at: string; rel: string };
+/**
+ * A schema value to visit. Its pointer relative to the root (`rel`) is spelled only when a finding or a `$ref` needs
+ * it: from the frame it was reached from (`up`) and one or two tokens (`key`, `index`), then kept.
+ */
+type Frame = {
+  node: unknown;
+  up: Frame | undefined;
+  key: string;
+  index: string | number | undefined;
+  rel: string | undefined;
+};
+
+/**
+ * The subschemas under one keyword whose value is a list or a map, handed out one at a time (`next` is the next
+ * position), so that the walk holds one entry per keyword rather than one frame per subschema.
+ */
+type Group = {
+  owner: Frame;
+  key: string;
+  list: readonly unknown[] | undefined;
+  map: Record<string, unknown> | undefined;
+  names: readonly string[];
+  next: number;
+};
+
+type Entry = Frame | Group;
+
+/** The next subschema of `group` as a frame, or undefined when all were handed out. */
+function nextOf(group: Group): Frame | undefined {
+  const i = group.next;
+  if (group.list !== undefined) {
+    if (i >= group.list.length) return undefined;
+    group.next = i + 1;
+    return { node: group.list[i], up: group.owner, key: group.key, index: i, rel: undefined };
+  }
+  if (i >= group.names.length) return undefined;
+  group.next = i + 1;
+  const name = group.names[i] as string;
+  return { node: group.map?.[name], up: group.owner, key: group.key, index: name, rel: undefined };
+}
+
+/** The pointer of `frame` relative to the root, spelled once per frame (iteratively: chains can be long). */
+function relOf(frame: Frame): string {
+  if (frame.rel !== undefined) return frame.rel;
+  const pending: Frame[] = [];
+  let top: Frame | undefined = frame;
+  while (top !== undefined && top.rel === undefined) {
+    pending.push(top);
+    top = top.up;
+  }
+  let rel = top?.rel ?? "";
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const f = pending[i] as Frame;
+    rel += `/${escapePointerToken(f.key)}`;
+    if (f.index !== undefined) rel += `/${escapePointerToken(f.index)}`;
+    f.rel = rel;
+  }
+  return rel;
+}
+
+/** Options of `walkStrictSchema`. */
+export interface StrictWalkOptions {
+  /** Follow local `$ref`s to their targets (default true), as Ajv's compile does. */
+  followRefs?: boolean;
+  /**
+   * End the walk as soon as `MAX_SCHEMA_FINDINGS` findings are collected (default false). The findings are the
+   * same either way (the first ones in walk order); `refs` and `unknownFormats` then cover only the part walked
+   * (and `truncated` is true when the walk ended that way). For callers that report the findings only, so that the
+   * rest of a huge schema costs nothing.
+   */
+  stopWhenFull?: boolean;
+}
 
 /**
  * Walks a schema of `dialect` the way Ajv's strict compile reaches its subschemas (applicators and local `$ref`
@@ -58,26 +129,48 @@ type Frame = { node: unknown; at: string; rel: string };
  * `nullable` without `type`, and properties matching a `patternProperties` pattern. Context-dependent checks
  * (strictTypes, strictRequired) are Ajv's. The walk is iterative and bounded (`MAX_SCHEMA_WALK_NODES`,
  * `MAX_SCHEMA_FINDINGS`), visits each object once (cycles end), reads own properties only and never throws for
- * any JSON value; an exotic value (a throwing getter or proxy) may throw, which the caller catches.
+ * any JSON value; an exotic value (a throwing getter or proxy) may throw, which the caller catches. A hint is
+ * worded only for a finding that is kept.
  */
-export function walkStrictSchema(root: unknown, dialect: Dialect, base = "", followRefs = true): StrictWalk {
+export function walkStrictSchema(
+  root: unknown,
+  dialect: Dialect,
+  base = "",
+  options: StrictWalkOptions = {},
+): StrictWalk {
+  const followRefs = options.followRefs ?? true;
+  const stopWhenFull = options.stopWhenFull ?? false;
   const vocabulary = schemaKeywords(dialect);
   const formats = knownFormats();
   const findings: StrictFinding[] = [];
   const unknownFormats: string[] = [];
   const refs: Array<{ value: string; path: string }> = [];
   const seen = new Set<object>();
-  const stack: Frame[] = [{ node: root, at: base, rel: "" }];
+  const stack: Entry[] = [{ node: root, up: undefined, key: "", index: undefined, rel: "" }];
   let budget = MAX_SCHEMA_WALK_NODES;
   let truncated = false;
 
-  const add = (message: string, rel: string, hint: string): void => {
-    if (findings.length < MAX_SCHEMA_FINDINGS) findings.push({ message, path: base + rel, hint });
-    else truncated = true;
+  const add: Add = (message, rel, hint) => {
+    if (findings.length < MAX_SCHEMA_FINDINGS) {
+      findings.push({ message, path: base + rel, hint: typeof hint === "string" ? hint : hint() });
+    } else truncated = true;
   };
+  const done = (): boolean => stopWhenFull && findings.length >= MAX_SCHEMA_FINDINGS;
 
   while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
+    if (done()) {
+      truncated = true;
+      break;
+    }
+    const entry = stack.pop() as Entry;
+    let frame: Frame;
+    if ("owner" in entry) {
+      // A group hands out its next subschema and stays below it on the stack until it has no more.
+      const next = nextOf(entry);
+      if (next === undefined) continue;
+      stack.push(entry);
+      frame = next;
+    } else frame = entry;
     const node = frame.node;
     if (!isPlainObject(node) || seen.has(node)) continue;
     seen.add(node);
@@ -87,44 +180,43 @@ export function walkStrictSchema(root: unknown, dialect: Dialect, base = "", fol
       truncated = true;
       break;
     }
-    const rel = frame.rel;
-    const children: Frame[] = [];
-    const child = (value: unknown, ...tokens: Array<string | number>): void => {
-      let suffix = "";
-      for (const token of tokens) suffix += `/${escapePointerToken(token)}`;
-      children.push({ node: value, at: base + rel + suffix, rel: rel + suffix });
+    const rel = () => relOf(frame);
+    const keyRel = (key: string) => `${rel()}/${escapePointerToken(key)}`;
+    const children: Entry[] = [];
+    const child = (value: unknown, key: string): void => {
+      children.push({ node: value, up: frame, key, index: undefined, rel: undefined });
+    };
+    const group = (key: string, list: unknown[] | undefined, map?: Record<string, unknown>): void => {
+      const names = map === undefined ? [] : Object.keys(map);
+      budget -= list === undefined ? names.length : list.length;
+      children.push({ owner: frame, key, list, map, names, next: 0 });
     };
 
     for (const key of keys) {
+      if (done()) break;
       const value = node[key];
-      const keyRel = `${rel}/${escapePointerToken(key)}`;
       if (!vocabulary.has(key)) {
-        add(`strict mode: unknown keyword: "${key}"`, keyRel, unknownKeywordHint(key, vocabulary, dialect));
+        add(`strict mode: unknown keyword: "${key}"`, keyRel(key), () =>
+          unknownKeywordHint(key, vocabulary, dialect),
+        );
         continue;
       }
       if (SINGLE.includes(key)) child(value, key);
       else if (LIST.includes(key) || (key === "items" && Array.isArray(value))) {
-        if (Array.isArray(value)) {
-          budget -= value.length;
-          for (let i = 0; i < value.length; i++) child(value[i], key, i);
-        }
+        if (Array.isArray(value)) group(key, value);
       } else if (key === "items") child(value, key);
-      else if (MAP.includes(key) && isPlainObject(value)) {
-        const names = Object.keys(value);
-        budget -= names.length;
-        for (const name of names) child(value[name], key, name);
-      } else if (key === "$ref" && typeof value === "string") {
-        refs.push({ value, path: base + keyRel });
+      else if (MAP.includes(key) && isPlainObject(value)) group(key, undefined, value);
+      else if (key === "$ref" && typeof value === "string") {
+        refs.push({ value, path: base + keyRel(key) });
         if (followRefs) {
           const target = resolveLocalRef(root, value);
-          if (target !== undefined)
-            children.push({ node: target.node, at: base + target.rel, rel: target.rel });
+          if (target !== undefined) {
+            children.push({ node: target.node, up: undefined, key: "", index: undefined, rel: target.rel });
+          }
         }
       } else if (key === "format" && typeof value === "string" && !formats.includes(value)) {
         if (!unknownFormats.includes(value)) unknownFormats.push(value);
-        add(
-          `unknown format "${value}" ignored in schema at path "#${fragment(rel)}"`,
-          keyRel,
+        add(`unknown format "${value}" ignored in schema at path "#${fragment(rel())}"`, keyRel(key), () =>
           unknownFormatHint(value, formats),
         );
       }
@@ -132,16 +224,19 @@ export function walkStrictSchema(root: unknown, dialect: Dialect, base = "", fol
     checkTypes(node, rel, add);
     checkTuples(node, rel, dialect, add);
     checkCompanions(node, rel, dialect, add);
-    checkMatchingProperties(node, rel, add);
+    checkMatchingProperties(node, rel, add, done);
     // Children are pushed in reverse so that they are visited in document order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Frame);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Entry);
   }
   return { findings, unknownFormats, refs, truncated };
 }
 
-type Add = (message: string, rel: string, hint: string) => void;
+/** Adds a finding; a hint given as a function is worded only when the finding is kept. */
+type Add = (message: string, rel: string, hint: string | (() => string)) => void;
+/** The pointer of the schema being checked, relative to the root (spelled on first use). */
+type Rel = () => string;
 
-function checkTypes(node: Record<string, unknown>, rel: string, add: Add): void {
+function checkTypes(node: Record<string, unknown>, at: Rel, add: Add): void {
   const declared = node.type;
   const types: string[] = Array.isArray(declared)
     ? declared.filter((t): t is string => typeof t === "string")
@@ -154,7 +249,7 @@ function checkTypes(node: Record<string, unknown>, rel: string, add: Add): void 
   if (hasNull && node.nullable === false) {
     add(
       "type: null contradicts nullable: false",
-      `${rel}/nullable`,
+      `${at()}/nullable`,
       'remove "nullable": false, or "null" from "type"',
     );
     return;
@@ -162,7 +257,7 @@ function checkTypes(node: Record<string, unknown>, rel: string, add: Add): void 
   if (!hasNull && types.length === 0 && node.nullable !== undefined) {
     add(
       '"nullable" cannot be used without "type"',
-      `${rel}/nullable`,
+      `${at()}/nullable`,
       'remove "nullable", or add a "type" beside it (write ["string", "null"] to allow null)',
     );
     return;
@@ -170,14 +265,14 @@ function checkTypes(node: Record<string, unknown>, rel: string, add: Add): void 
   if (!hasNull && node.nullable === true) types.push("null");
   if (types.length > 1 && !(types.length === 2 && types.includes("null"))) {
     add(
-      `strict mode: use allowUnionTypes to allow union type keyword at "#${fragment(rel)}" (strictTypes)`,
-      `${rel}/type`,
+      `strict mode: use allowUnionTypes to allow union type keyword at "#${fragment(at())}" (strictTypes)`,
+      `${at()}/type`,
       unionTypeHint(types),
     );
   }
 }
 
-function checkTuples(node: Record<string, unknown>, rel: string, dialect: Dialect, add: Add): void {
+function checkTuples(node: Record<string, unknown>, at: Rel, dialect: Dialect, add: Add): void {
   const [keyword, extra] = dialect === "2020-12" ? ["prefixItems", "items"] : ["items", "additionalItems"];
   const tuple = node[keyword];
   if (!Array.isArray(tuple)) return;
@@ -185,17 +280,17 @@ function checkTuples(node: Record<string, unknown>, rel: string, dialect: Dialec
   const full = l === node.minItems && (l === node.maxItems || node[extra] === false);
   if (full) return;
   add(
-    `strict mode: "${keyword}" is ${l}-tuple, but minItems or maxItems/${extra} are not specified or different at path "#${fragment(rel)}"`,
-    `${rel}/${keyword}`,
+    `strict mode: "${keyword}" is ${l}-tuple, but minItems or maxItems/${extra} are not specified or different at path "#${fragment(at())}"`,
+    `${at()}/${keyword}`,
     `a tuple of ${l} item${l === 1 ? "" : "s"} needs "minItems": ${l} and either "maxItems": ${l} or "${extra}": false beside "${keyword}"; for a list of any length write "items": <one schema> instead`,
   );
 }
 
-function checkCompanions(node: Record<string, unknown>, rel: string, dialect: Dialect, add: Add): void {
+function checkCompanions(node: Record<string, unknown>, at: Rel, dialect: Dialect, add: Add): void {
   if (Object.hasOwn(node, "if") && node.then === undefined && node.else === undefined) {
     add(
       'strict mode: "if" without "then" and "else" is ignored',
-      `${rel}/if`,
+      `${at()}/if`,
       'add "then" and/or "else" beside "if", or remove "if"',
     );
   }
@@ -203,7 +298,7 @@ function checkCompanions(node: Record<string, unknown>, rel: string, dialect: Di
     if (Object.hasOwn(node, keyword) && node.if === undefined) {
       add(
         `strict mode: "${keyword}" without "if" is ignored`,
-        `${rel}/${keyword}`,
+        `${at()}/${keyword}`,
         `add the "if" that "${keyword}" belongs to, or remove "${keyword}"`,
       );
     }
@@ -211,7 +306,7 @@ function checkCompanions(node: Record<string, unknown>, rel: string, dialect: Di
   if (dialect !== "2020-12" && Object.hasOwn(node, "additionalItems") && !Array.isArray(node.items)) {
     add(
       'strict mode: "additionalItems" is ignored when "items" is not an array of schemas',
-      `${rel}/additionalItems`,
+      `${at()}/additionalItems`,
       'remove "additionalItems"; it applies only after a tuple ("items": [<schema>, ...])',
     );
   }
@@ -220,7 +315,7 @@ function checkCompanions(node: Record<string, unknown>, rel: string, dialect: Di
     if (Object.hasOwn(node, keyword) && node.contains === undefined) {
       add(
         `strict mode: "${keyword}" without "contains" is ignored`,
-        `${rel}/${keyword}`,
+        `${at()}/${keyword}`,
         `add the "contains" schema that "${keyword}" counts, or remove "${keyword}"`,
       );
     }
@@ -231,24 +326,30 @@ function checkCompanions(node: Record<string, unknown>, rel: string, dialect: Di
   if (max === undefined && min === 0) {
     add(
       'strict mode: "minContains" == 0 without "maxContains": "contains" keyword ignored',
-      `${rel}/minContains`,
+      `${at()}/minContains`,
       'with "minContains": 0 "contains" accepts every array: add "maxContains" or remove "contains"',
     );
   } else if (typeof max === "number" && typeof min === "number" && min > max) {
     add(
       'strict mode: "minContains" > "maxContains" is always invalid',
-      `${rel}/minContains`,
+      `${at()}/minContains`,
       '"minContains" must not exceed "maxContains"',
     );
   }
 }
 
-function checkMatchingProperties(node: Record<string, unknown>, rel: string, add: Add): void {
+function checkMatchingProperties(
+  node: Record<string, unknown>,
+  at: Rel,
+  add: Add,
+  done: () => boolean,
+): void {
   const patterns = node.patternProperties;
   const properties = node.properties;
   if (!isPlainObject(patterns) || !isPlainObject(properties)) return;
   const names = Object.keys(properties);
   for (const pattern of Object.keys(patterns)) {
+    if (done()) return;
     if (pattern.length > MAX_PATTERN_LENGTH) continue;
     let re: RegExp;
     try {
@@ -257,10 +358,11 @@ function checkMatchingProperties(node: Record<string, unknown>, rel: string, add
       continue;
     }
     for (const name of names) {
+      if (done()) return;
       if (!re.test(name)) continue;
       add(
         `strict mode: property ${name} matches pattern ${pattern} (use allowMatchingProperties)`,
-        `${rel}/patternProperties/${escapePointerToken(pattern)}`,
+        `${at()}/patternProperties/${escapePointerToken(pattern)}`,
         `"${name}" is declared in "properties" and also matches this pattern; narrow the pattern so that it excludes "${name}", or fold the property's schema into the pattern's`,
       );
     }

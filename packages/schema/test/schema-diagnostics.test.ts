@@ -333,3 +333,105 @@ describe("bounded on hostile schemas", () => {
     expect(result.ok).toBe(false);
   });
 });
+
+// Past the cap of 100 findings nothing more is diagnosed (the walk and Ajv's log-mode compile stop, hints are worded
+// for kept findings only, each object's keys are read once by the sort): what is reported stays what the same
+// schema cut to its first findings reports, in the same order.
+describe("the cap keeps the first findings, in order", () => {
+  /** A root with `n` unknown keywords; every tenth one a near miss whose hint names the keyword meant. */
+  const unknownKeywords = (n: number) => {
+    const schema: Record<string, unknown> = { type: "object" };
+    for (let k = 0; k < n; k++) schema[k % 10 === 3 ? `maxLenght${k % 7 === 0 ? "" : k}` : `k${k}`] = k;
+    return schema;
+  };
+  /** `n` properties, each with two invalid keyword values (meta-schema errors). */
+  const invalidValues = (names: string[]) => {
+    const properties: Record<string, unknown> = {};
+    for (const name of names) properties[name] = { type: "strng", minimum: "0" };
+    return { type: "object", properties };
+  };
+  const names = (n: number) => Array.from({ length: n }, (_, k) => `p${k}`);
+
+  it("5,000 unknown keywords report what their first 100 report, hints included", () => {
+    const issues = issuesOf(unknownKeywords(5000));
+    expect(issues).toHaveLength(100);
+    expect(issues).toEqual(issuesOf(unknownKeywords(100)));
+    expect(issues.map((i) => i.keywordPath)).toEqual(
+      Object.keys(unknownKeywords(100))
+        .slice(1)
+        .map((key) => `/input_schema/${key}`),
+    );
+    expect(issues.find((i) => i.keywordPath === "/input_schema/maxLenght")?.hint).toBe(
+      'did you mean "maxLength"?',
+    );
+  });
+
+  it("unknown keywords and formats deep in lists and maps: the first 100 in document order, as for a cut schema", () => {
+    const nested = (n: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let k = 0; k < n; k++) {
+        properties[`p${k}`] = {
+          anyOf: [
+            { type: "string", format: `colour${k}` },
+            { type: "number", minimun: 0 },
+          ],
+        };
+      }
+      return { type: "object", properties };
+    };
+    const issues = issuesOf(nested(3000), "");
+    expect(issues).toHaveLength(100);
+    expect(issues).toEqual(issuesOf(nested(50), ""));
+    expect(issues.slice(0, 2).map((i) => i.keywordPath)).toEqual([
+      "/properties/p0/anyOf/0/format",
+      "/properties/p0/anyOf/1/minimun",
+    ]);
+    expect(issues[99]?.keywordPath).toBe("/properties/p49/anyOf/1/minimun");
+  });
+
+  it("20,000 invalid keyword values report what the first 50 properties report, in document order", () => {
+    const issues = issuesOf(invalidValues(names(20_000)));
+    expect(issues).toHaveLength(100);
+    expect(issues).toEqual(issuesOf(invalidValues(names(50))));
+  });
+
+  it("issues are sorted by the keys' order in the document, not by their names, in a map of 20,000", () => {
+    // Declared from p19999 down to p0: the first 50 declared are reported, in declaration order.
+    const declared = names(20_000).reverse();
+    const issues = issuesOf(invalidValues(declared));
+    expect(issues.map((i) => i.keywordPath)).toEqual(
+      declared
+        .slice(0, 50)
+        .flatMap((name) => [
+          `/input_schema/properties/${name}/type`,
+          `/input_schema/properties/${name}/minimum`,
+        ]),
+    );
+  });
+
+  it("an invalid value among strict findings in a large map: both kinds, merged in document order", () => {
+    const properties: Record<string, unknown> = {};
+    for (let k = 0; k < 20_000; k++) {
+      properties[`p${k}`] =
+        k % 1000 === 0 ? { type: "strng" } : k % 1000 === 1 ? { type: "string", formatt: 1 } : {};
+    }
+    const issues = issuesOf({ type: "object", properties });
+    expect(issues.map((i) => i.keywordPath)).toEqual(
+      Array.from({ length: 20 }, (_, j) => [
+        `/input_schema/properties/p${j * 1000}/type`,
+        `/input_schema/properties/p${j * 1000 + 1}/formatt`,
+      ]).flat(),
+    );
+  });
+
+  it("a remote $ref and $async under escaped keys and list items are reported at their own pointers", () => {
+    const issues = issuesOf({
+      type: "object",
+      properties: { "a/b~c": { anyOf: [{ type: "string" }, { $ref: "http://x" }, { $async: true }] } },
+    });
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ["schema_remote_ref", "/input_schema/properties/a~1b~0c/anyOf/1/$ref"],
+      ["schema_async", "/input_schema/properties/a~1b~0c/anyOf/2/$async"],
+    ]);
+  });
+});
