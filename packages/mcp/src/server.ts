@@ -309,15 +309,18 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         const responses = recordOf(params.inputResponses);
         const canAskModern = recordOf(recordOf(meta?.[META_CAPABILITIES])?.elicitation) !== undefined;
         /**
-         * Ends this round: aborted when the client cancels the request, and when the call stops so its result
-         * becomes the question (a listener on the request's signal, removed when the call ends: `AbortSignal.any`
-         * costs every call weak references and finalizers).
+         * A 2026-07-28 round's own end: aborted when the client cancels the request, and when the call stops so its
+         * result becomes the question (a listener on the request's signal, removed when the call ends:
+         * `AbortSignal.any` costs every call weak references and finalizers). A 2025-11-25 call has no such round
+         * and runs on the request's signal itself.
          */
-        const round = new AbortController();
-        const signal = round.signal;
-        const cancelled = (): void => round.abort(extra.signal.reason);
-        if (extra.signal.aborted) cancelled();
-        else extra.signal.addEventListener("abort", cancelled, { once: true });
+        const round = modern ? new AbortController() : undefined;
+        const signal = round?.signal ?? extra.signal;
+        const cancelled = (): void => round?.abort(extra.signal.reason);
+        if (round !== undefined) {
+          if (extra.signal.aborted) cancelled();
+          else extra.signal.addEventListener("abort", cancelled, { once: true });
+        }
         /** Where this round's chain stands: what the next state carries. */
         let chain: { identity: string; rule: string; approved: boolean } = {
           identity: claims?.identity ?? "",
@@ -420,7 +423,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
             schema: elicitationSchema(form.fields) as Record<string, unknown>,
             chain: { asked: "form", approved: chain.approved, answers: accepted.slice(0, index), tries },
           };
-          round.abort();
+          round?.abort();
           throw new Error("interaction_pending: asked the 2026-07-28 client by input_required");
         };
         const ports: CallPorts = {
@@ -482,7 +485,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
           );
         } finally {
           calls.delete(toolCallId);
-          extra.signal.removeEventListener("abort", cancelled);
+          if (round !== undefined) extra.signal.removeEventListener("abort", cancelled);
         }
         if (question !== undefined && !extra.signal.aborted) {
           const asked: {
