@@ -187,6 +187,15 @@ export interface HostSession<
 
 function noop(): void {}
 
+/** Hands `event` to one observer: observers watch; they cannot change a dispatch. */
+function notify(observer: (event: HostStepEvent) => void, event: HostStepEvent): void {
+  try {
+    observer(event);
+  } catch {
+    // Observers watch; they cannot change a dispatch.
+  }
+}
+
 function registrationOf(tool: HostTool): AnyToolRegistration {
   return "registration" in tool ? tool.registration : tool;
 }
@@ -284,15 +293,12 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     const callApprove = dispatchOptions.approve;
     const inspection = registry.inspectionDefinition(call.name);
     const receipts: HookReceipt[] = [];
+    const onStep = dispatchOptions.onStep;
     const emit = (event: HostStepEvent): void => {
       if (event.type === "hook") receipts.push(event.receipt);
-      for (const observer of [dispatchOptions.onStep, ...listeners]) {
-        try {
-          observer?.(event);
-        } catch {
-          // Observers watch; they cannot change a dispatch.
-        }
-      }
+      if (onStep !== undefined) notify(onStep, event);
+      if (listeners.size === 0) return;
+      for (const observer of [...listeners]) notify(observer, event);
     };
     const { signal, release } = callSignal(dispatchOptions.signal);
     const panelCall = panels.beginCall({
@@ -325,7 +331,8 @@ export function openHostSession(options: HostSessionOptions): HostSession {
             if (step.step === "handler" && step.status === "started" && step.maxOutputBytes !== undefined) {
               budget = step.maxOutputBytes;
             }
-            emit({ type: "step", toolCallId, step });
+            // Built only for someone watching (a step event per step and status otherwise costs every call).
+            if (onStep !== undefined || listeners.size > 0) emit({ type: "step", toolCallId, step });
           },
           onHandlerSettled: () => panelCall.closeContext(),
           ...(callApprove
