@@ -185,6 +185,17 @@ export interface HostSession<
   close(): Promise<void>;
 }
 
+function noop(): void {}
+
+/** Hands `event` to one observer: observers watch; they cannot change a dispatch. */
+function notify(observer: (event: HostStepEvent) => void, event: HostStepEvent): void {
+  try {
+    observer(event);
+  } catch {
+    // Observers watch; they cannot change a dispatch.
+  }
+}
+
 function registrationOf(tool: HostTool): AnyToolRegistration {
   return "registration" in tool ? tool.registration : tool;
 }
@@ -248,6 +259,30 @@ export function openHostSession(options: HostSessionOptions): HostSession {
   registry.register(registrations);
   const policy = createPolicy(rules.rules);
   const closing = new AbortController();
+  /** The controllers of the running calls that have a signal of their own: `close()` aborts them. */
+  const running = new Set<AbortController>();
+  /**
+   * A call's signal: the session's own when the caller gives none, else one that aborts with the caller's or when
+   * the session closes (what `AbortSignal.any` does, without its weak references and finalizers on the session's
+   * long-lived signal, which cost every call and grow with the calls made). `release` ends the link.
+   */
+  const callSignal = (given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } => {
+    if (given === undefined) return { signal: closing.signal, release: noop };
+    const controller = new AbortController();
+    if (given.aborted) controller.abort(given.reason);
+    else if (closing.signal.aborted) controller.abort(closing.signal.reason);
+    if (controller.signal.aborted) return { signal: controller.signal, release: noop };
+    const forward = (): void => controller.abort(given.reason);
+    given.addEventListener("abort", forward, { once: true });
+    running.add(controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        given.removeEventListener("abort", forward);
+        running.delete(controller);
+      },
+    };
+  };
   let calls = 0;
   let preview: ToolRegistry | undefined;
   let previewRegistered = false;
@@ -258,19 +293,14 @@ export function openHostSession(options: HostSessionOptions): HostSession {
     const callApprove = dispatchOptions.approve;
     const inspection = registry.inspectionDefinition(call.name);
     const receipts: HookReceipt[] = [];
+    const onStep = dispatchOptions.onStep;
     const emit = (event: HostStepEvent): void => {
       if (event.type === "hook") receipts.push(event.receipt);
-      for (const observer of [dispatchOptions.onStep, ...listeners]) {
-        try {
-          observer?.(event);
-        } catch {
-          // Observers watch; they cannot change a dispatch.
-        }
-      }
+      if (onStep !== undefined) notify(onStep, event);
+      if (listeners.size === 0) return;
+      for (const observer of [...listeners]) notify(observer, event);
     };
-    const signal = dispatchOptions.signal
-      ? AbortSignal.any([dispatchOptions.signal, closing.signal])
-      : closing.signal;
+    const { signal, release } = callSignal(dispatchOptions.signal);
     const panelCall = panels.beginCall({
       owner: inspection?.identity ?? call.name,
       declarations: inspection?.panels ?? [],
@@ -289,7 +319,7 @@ export function openHostSession(options: HostSessionOptions): HostSession {
         return bound.request(input);
       },
     };
-    const result = await current.run({ toolCallId, emit }, () =>
+    const run = (): Promise<ToolResult> =>
       registry.dispatch(
         { name: call.name, arguments: call.arguments, toolCallId, source },
         {
@@ -301,7 +331,8 @@ export function openHostSession(options: HostSessionOptions): HostSession {
             if (step.step === "handler" && step.status === "started" && step.maxOutputBytes !== undefined) {
               budget = step.maxOutputBytes;
             }
-            emit({ type: "step", toolCallId, step });
+            // Built only for someone watching (a step event per step and status otherwise costs every call).
+            if (onStep !== undefined || listeners.size > 0) emit({ type: "step", toolCallId, step });
           },
           onHandlerSettled: () => panelCall.closeContext(),
           ...(callApprove
@@ -311,8 +342,15 @@ export function openHostSession(options: HostSessionOptions): HostSession {
               }
             : {}),
         },
-      ),
-    );
+      );
+    // Hook receipts find their call through `current`; without hooks there are none, and no `AsyncLocalStorage`
+    // runs (its promise hooks would tax every promise of the process).
+    let result: ToolResult;
+    try {
+      result = await (hooks ? current.run({ toolCallId, emit }, run) : run());
+    } finally {
+      release();
+    }
     bound?.cancelPending();
     const settlement = panelCall.settle({ hasOtherContent: result.content.length > 0 });
     return {
@@ -369,6 +407,7 @@ export function openHostSession(options: HostSessionOptions): HostSession {
       // The service first: a question still waiting is kept as interrupted (panels.md §13.5), not cancelled.
       interactions.close();
       closing.abort();
+      for (const controller of [...running]) controller.abort(closing.signal.reason);
     },
   };
 }

@@ -281,4 +281,35 @@ describe("openHostSession (A10 guarantees without code of the host's own)", () =
     for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
   });
+
+  it("a call given its own signal ends when that signal aborts, and when the session closes", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "raw-host-"));
+    const entered: string[] = [];
+    const waiter = {
+      name: "wait",
+      identity: "local/wait",
+      description: "Waits until its signal aborts.",
+      inputSchema: { type: "object", properties: { id: { type: "string" } } },
+      handler: (args: { id: string }, context: { signal?: AbortSignal }) =>
+        new Promise<{ isError: false; content: { type: "text"; text: string }[] }>((resolve) => {
+          entered.push(args.id);
+          context.signal?.addEventListener("abort", () =>
+            resolve({ isError: false, content: [{ type: "text", text: `${args.id} aborted` }] }),
+          );
+        }),
+    };
+    const session = openHostSession({ cwd, tools: [waiter], rules: [{ match: "*", effect: "allow" }] });
+    const byCaller = new AbortController();
+    const first = session.dispatch({ name: "wait", arguments: { id: "a" } }, { signal: byCaller.signal });
+    const second = session.dispatch(
+      { name: "wait", arguments: { id: "b" } },
+      { signal: new AbortController().signal },
+    );
+    for (let i = 0; i < 100 && entered.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(entered).toEqual(["a", "b"]);
+    byCaller.abort();
+    expect((await first).result.content).toEqual([{ type: "text", text: "a aborted" }]);
+    await session.close();
+    expect((await second).result.content).toEqual([{ type: "text", text: "b aborted" }]);
+  });
 });

@@ -34,8 +34,8 @@ function plainResultResponse(value: Record<string, unknown>): JSONRPCMessage | u
 }
 
 /**
- * A request `{ jsonrpc: "2.0", id, method, params? }` (keys in any order) whose params, when given, are a plain
- * object without `_meta`: what a client sends for almost every call. `JSONRPCRequestSchema` accepts exactly such a
+ * A request `{ jsonrpc: "2.0", id, method, params? }` (keys in any order) whose params, when given, are plain
+ * (`plainParams`): what a client sends for almost every call. `JSONRPCRequestSchema` accepts exactly such a
  * value with a string or safe-integer id and a string method, and outputs it as `{ jsonrpc, id, method, params? }`
  * with a shallow copy of the params (a loose object), which is what this returns.
  */
@@ -46,8 +46,33 @@ function plainRequest(value: Record<string, unknown>): JSONRPCMessage | undefine
   const { id, method, params } = value;
   if (typeof method !== "string" || (typeof id !== "string" && !Number.isSafeInteger(id))) return undefined;
   if (!hasParams) return { jsonrpc: "2.0", id: id as string | number, method };
-  if (!isPlainRecordWithoutMeta(params)) return undefined;
-  return { jsonrpc: "2.0", id: id as string | number, method, params: { ...params } };
+  const copied = plainParams(params);
+  if (copied === undefined) return undefined;
+  return { jsonrpc: "2.0", id: id as string | number, method, params: copied };
+}
+
+/** The `_meta` keys whose values `RequestMetaSchema` checks (the others pass as they are). */
+const CHECKED_META_KEYS = ["progressToken", "io.modelcontextprotocol/related-task"] as const;
+
+/**
+ * A request's params as `JSONRPCRequestSchema` outputs them, when no check of it can fail: a plain object without
+ * `_meta` (a shallow copy, keys in order), or one whose `_meta` is a plain object holding neither key that
+ * `RequestMetaSchema` checks (a 2026-07-28 envelope): the schema's shape key `_meta` first, as a shallow copy, then
+ * the other keys in order. Anything else goes through the schema.
+ */
+function plainParams(params: unknown): Record<string, unknown> | undefined {
+  if (isPlainRecordWithoutMeta(params)) return { ...params };
+  if (!isPlainRecord(params) || Object.hasOwn(params, "__proto__")) return undefined;
+  const meta = params._meta;
+  if (!isPlainRecord(meta) || Object.hasOwn(meta, "__proto__")) return undefined;
+  for (const key of CHECKED_META_KEYS) if (key in meta) return undefined;
+  const out: Record<string, unknown> = { _meta: { ...meta } };
+  for (const key of Object.keys(params)) if (key !== "_meta") out[key] = params[key];
+  return out;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /**

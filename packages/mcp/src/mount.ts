@@ -34,6 +34,7 @@ import {
 } from "./limits.js";
 import { isValidMcpServerName, isValidMcpToolName, mcpIdentity, serverNameOf } from "./names.js";
 import { ProcessTransport, type ProcessTransportOptions, transportFailureCode } from "./process-transport.js";
+import { routeCheckedMessages } from "./protocol-routing.js";
 import { mapMcpResult } from "./result-mapping.js";
 import { createSchemaBudgetChecker, type SchemaBudgetChecker } from "./schema-budget.js";
 import { type BoundedToolList, isOversizedTool, ToolListCollector } from "./tool-list-bounds.js";
@@ -325,6 +326,7 @@ export async function mountMcpServer(
     } finally {
       clearTimeout(timer);
     }
+    if (transport instanceof ProcessTransport) routeCheckedMessages(client, transport);
     const info = client.getServerVersion();
     serverInfo = info === undefined ? undefined : { name: String(info.name), version: String(info.version) };
     return conn;
@@ -347,6 +349,7 @@ export async function mountMcpServer(
         client,
         transport,
       );
+      if (transport instanceof ProcessTransport) routeCheckedMessages(client, transport);
       const discovered = await client.request(
         { method: "server/discover", params: { _meta: UPSTREAM_ENVELOPE } },
         AnyResult,

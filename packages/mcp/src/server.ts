@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -18,7 +17,7 @@ import {
   type ToolAnnotations,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type HostSession, type HostSessionOptions, openHostSession } from "@raw/host";
+import { type HostDispatch, type HostSession, type HostSessionOptions, openHostSession } from "@raw/host";
 import type { FormField } from "@raw/panel";
 import type { InteractionRecord, InteractionRetry, InteractionSubmission, PanelHost } from "@raw/panel/host";
 import { escapeDisplayText } from "@raw/schema";
@@ -26,12 +25,14 @@ import type { ApprovalRequest, ToolResult } from "@raw/tool-api";
 import { z } from "zod";
 import { checkCallToolResult } from "./call-tool-result.js";
 import { elicitationSchema, formOf } from "./form-elicitation.js";
+import { routeCheckedMessages } from "./protocol-routing.js";
 import {
   createRequestStateKeeper,
   type RequestStateChain,
   type RequestStateClaims,
 } from "./request-state.js";
 import { toMcpResult } from "./result-mapping.js";
+import { ServerStdioTransport } from "./server-stdio-transport.js";
 
 /** The URI scheme of panels exposed as MCP resources: `raw-panel:///<encoded full id>`. */
 export const PANEL_RESOURCE_PREFIX = "raw-panel:///";
@@ -172,6 +173,9 @@ function withPanelLines(result: ToolResult, lines: readonly string[]): ToolResul
 /** Dispatch's call id from an MCP request id, unique per connection. */
 let connectionCounter = 0;
 
+/** The suffix of a call id whose request id is already running on its connection. */
+let duplicateCounter = 0;
+
 /** The approval form: one boolean to confirm, shown under the approval view. */
 export const APPROVAL_SCHEMA = Object.freeze({
   type: "object" as const,
@@ -191,7 +195,11 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
   const connections = new Set<Server>();
   const subscriptions = new Map<Server, Set<string>>();
   const known = new Set<string>();
-  const calls = new AsyncLocalStorage<CallPorts>();
+  /**
+   * The ports of each running call, by its dispatch call id (the interaction record names it): a map, not an
+   * `AsyncLocalStorage`, whose promise hooks would tax every promise of the process.
+   */
+  const calls = new Map<string, CallPorts>();
   const {
     name: serverName,
     version,
@@ -205,9 +213,11 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
   const states = createRequestStateKeeper({ ttlMs: requestStateTtlMs });
   const session = openHostSession({
     ...sessionOptions,
-    approve: (request, view) => calls.getStore()?.approve(request, view.text) ?? false,
+    // Each call approves through its own client (the per-dispatch `approve` below); nothing else is approved.
+    approve: () => false,
     interactionAdapter: (record, signal, retry) => {
-      const ports = calls.getStore();
+      const toolCallId = record.identity.toolCallId;
+      const ports = toolCallId === undefined ? undefined : calls.get(toolCallId);
       if (ports === undefined) throw new Error("interaction_unavailable: no MCP call is running");
       return ports.ask(record, signal, retry);
     },
@@ -309,9 +319,19 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         }
         const responses = recordOf(params.inputResponses);
         const canAskModern = recordOf(recordOf(meta?.[META_CAPABILITIES])?.elicitation) !== undefined;
-        /** Ends this round: the call stops and its result becomes the question. */
-        const round = new AbortController();
-        const signal = AbortSignal.any([extra.signal, round.signal]);
+        /**
+         * A 2026-07-28 round's own end: aborted when the client cancels the request, and when the call stops so its
+         * result becomes the question (a listener on the request's signal, removed when the call ends:
+         * `AbortSignal.any` costs every call weak references and finalizers). A 2025-11-25 call has no such round
+         * and runs on the request's signal itself.
+         */
+        const round = modern ? new AbortController() : undefined;
+        const signal = round?.signal ?? extra.signal;
+        const cancelled = (): void => round?.abort(extra.signal.reason);
+        if (round !== undefined) {
+          if (extra.signal.aborted) cancelled();
+          else extra.signal.addEventListener("abort", cancelled, { once: true });
+        }
         /** Where this round's chain stands: what the next state carries. */
         let chain: { identity: string; rule: string; approved: boolean } = {
           identity: claims?.identity ?? "",
@@ -414,7 +434,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
             schema: elicitationSchema(form.fields) as Record<string, unknown>,
             chain: { asked: "form", approved: chain.approved, answers: accepted.slice(0, index), tries },
           };
-          round.abort();
+          round?.abort();
           throw new Error("interaction_pending: asked the 2026-07-28 client by input_required");
         };
         const ports: CallPorts = {
@@ -464,13 +484,20 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
         let retries = 0;
         // An `ask` this client cannot be shown ends `approval_required`, as with no approver at all.
         let unanswerable = false;
-        const toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
-        const dispatched = await calls.run(ports, () =>
-          session.dispatch(
+        // Unique among the running calls even when a client reuses a request id while the first is in flight.
+        let toolCallId = `mcp-${connectionId}-${String(extra.requestId)}`;
+        if (calls.has(toolCallId)) toolCallId = `${toolCallId}-${++duplicateCounter}`;
+        calls.set(toolCallId, ports);
+        let dispatched: HostDispatch;
+        try {
+          dispatched = await session.dispatch(
             { name: request.params.name, arguments: args, toolCallId },
-            { signal, source: "model" },
-          ),
-        );
+            { signal, source: "model", approve: (approval, view) => ports.approve(approval, view.text) },
+          );
+        } finally {
+          calls.delete(toolCallId);
+          if (round !== undefined) extra.signal.removeEventListener("abort", cancelled);
+        }
         if (question !== undefined && !extra.signal.aborted) {
           const asked: {
             key: string;
@@ -564,6 +591,7 @@ export function createMcpServer(options: CreateMcpServerOptions): RawMcpServer {
       connections.add(server);
       subscriptions.set(server, new Set());
       await server.connect(transport);
+      if (transport instanceof ServerStdioTransport) routeCheckedMessages(server, transport);
       return server;
     },
     async notifyToolsChanged(): Promise<void> {

@@ -19,6 +19,12 @@ import { fixture } from "./helpers.js";
 // These tests pin that every such shortcut has exactly the SDK's outcome: the same accepted set, the same output
 // (compared as JSON text, so key order counts), the same error.
 
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+};
+
 const MESSAGES: unknown[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: { a: 1 } } },
   { jsonrpc: "2.0", id: "a", method: "ping" },
@@ -30,6 +36,20 @@ const MESSAGES: unknown[] = [
   { jsonrpc: "2.0", id: 19, method: "m", params: null },
   { jsonrpc: "2.0", id: 2 ** 53 + 2, method: "m" },
   { jsonrpc: "2.0", id: 20, method: "m", params: { _meta: { progressToken: [] } } },
+  // 2026-07-28 envelopes in `_meta` (the schema writes `_meta` first), and `_meta` values its checks refuse:
+  { jsonrpc: "2.0", id: 21, method: "tools/call", params: { name: "x", arguments: {}, _meta: ENVELOPE } },
+  {
+    method: "tools/call",
+    params: { requestState: "s", _meta: ENVELOPE, name: "x" },
+    id: "b",
+    jsonrpc: "2.0",
+  },
+  { jsonrpc: "2.0", id: 22, method: "m", params: { _meta: {} } },
+  { jsonrpc: "2.0", id: 23, method: "m", params: { a: 1, _meta: { ...ENVELOPE, progressToken: 7 } } },
+  { jsonrpc: "2.0", id: 24, method: "m", params: { _meta: { "io.modelcontextprotocol/related-task": 5 } } },
+  { jsonrpc: "2.0", id: 25, method: "m", params: { _meta: [] } },
+  { jsonrpc: "2.0", id: 26, method: "m", params: { _meta: null } },
+  JSON.parse('{"jsonrpc":"2.0","id":27,"method":"m","params":{"_meta":{"__proto__":{"a":1}},"z":0}}'),
   { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "x" } },
   { jsonrpc: "2.0", id: 2, result: { content: [] } },
   { jsonrpc: "2.0", id: 10, result: { _meta: { progressToken: 1 }, x: [1] } },
@@ -103,7 +123,7 @@ describe("parseJsonRpcMessage: the SDK's JSONRPCMessageSchema, one union member 
         expect(ours.message).toEqual(sdk.data);
       }
     }
-    expect(accepted).toBe(14);
+    expect(accepted).toBe(19);
   });
 });
 

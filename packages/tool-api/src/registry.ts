@@ -95,8 +95,50 @@ function isBatch<Args>(
   return Array.isArray(value);
 }
 
+/** Deepest tree `plainTreeClone` copies itself; deeper values go to `structuredClone`. */
+const PLAIN_CLONE_MAX_DEPTH = 64;
+
+/** Marks a value `plainTreeClone` leaves to `structuredClone`. */
+const NOT_PLAIN: unique symbol = Symbol("not plain");
+
+/**
+ * A copy of a tree of plain objects, dense arrays and primitives (what parsed JSON is), equal to the one
+ * `structuredClone` makes, without its serializer round trip (`inspectionDefinition` clones a schema per call).
+ * Anything else (another prototype, a function, a sparse array or one with extra keys, a shared or cyclic reference,
+ * an own `__proto__` key, a tree past `PLAIN_CLONE_MAX_DEPTH`) gives `NOT_PLAIN`.
+ */
+function plainTreeClone(value: unknown, seen: Set<object>, depth: number): unknown {
+  if (typeof value !== "object" || value === null) {
+    return typeof value === "function" || typeof value === "symbol" ? NOT_PLAIN : value;
+  }
+  if (depth > PLAIN_CLONE_MAX_DEPTH || seen.has(value)) return NOT_PLAIN;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length)
+      return NOT_PLAIN;
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = plainTreeClone(value[i], seen, depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = item;
+    }
+    return out;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || Object.hasOwn(value, "__proto__"))
+    return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = plainTreeClone((value as Record<string, unknown>)[key], seen, depth + 1);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = item;
+  }
+  return out;
+}
+
 /** A structured clone of a JSON value (a schema, a declaration), or the value itself when it cannot be cloned. */
 function cloneJson<T>(value: T): T {
+  const plain = plainTreeClone(value, new Set(), 0);
+  if (plain !== NOT_PLAIN) return plain as T;
   try {
     return structuredClone(value);
   } catch {
@@ -105,11 +147,7 @@ function cloneJson<T>(value: T): T {
 }
 
 function cloneSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  try {
-    return structuredClone(schema);
-  } catch {
-    return schema;
-  }
+  return cloneJson(schema);
 }
 
 function isPositiveInteger(value: unknown): value is number {
