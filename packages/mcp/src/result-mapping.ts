@@ -76,7 +76,8 @@ function resourceLink(value: unknown): ResourceLink | undefined {
   const link: ResourceLink = { type: "resource_link", uri: value.uri, name: value.name };
   for (const key of ["title", "description", "mimeType"] as const)
     if (typeof value[key] === "string") link[key] = value[key];
-  if (typeof value.size === "number" && Number.isSafeInteger(value.size) && value.size >= 0) link.size = value.size;
+  if (typeof value.size === "number" && Number.isSafeInteger(value.size) && value.size >= 0)
+    link.size = value.size;
   return link;
 }
 

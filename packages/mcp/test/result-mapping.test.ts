@@ -111,7 +111,10 @@ describe("a mounted tool's links and structured content survive the round trip (
       isError: false,
       content: [
         { type: "json", value: { type: "resource_link", uri: 7, name: "x" } },
-        { type: "json", value: { type: "resource_link", uri: "u:/a", name: "a", extra: "\u001b[31m", size: -1 } },
+        {
+          type: "json",
+          value: { type: "resource_link", uri: "u:/a", name: "a", extra: "\u001b[31m", size: -1 },
+        },
       ],
     });
     expect(back.content).toEqual([
